@@ -1,0 +1,75 @@
+import { existsSync } from 'node:fs';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { sql } from 'drizzle-orm';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import type { Config } from './config.ts';
+import type { Database } from './db/index.ts';
+import { RealmRegistry } from './identity/realms.ts';
+import { identityRoutes } from './identity/routes.ts';
+import { builtInTokenVerifier, externalTokenVerifier, type TokenVerifier } from './identity/verify.ts';
+import { coreService } from './services/core/routes.ts';
+import { mountService, type ServiceDefinition } from './services/mount.ts';
+
+export const SERVICES: ServiceDefinition[] = [coreService];
+
+export type AppOptions = {
+  config: Config;
+  database: Database;
+  logger?: FastifyServerOptions['logger'];
+};
+
+export async function buildApp({ config, database, logger = false }: AppOptions) {
+  const app = Fastify({
+    logger,
+    trustProxy: true,
+    forceCloseConnections: 'idle',
+    ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  const realms = new RealmRegistry(database.db, config);
+  const verifyToken: TokenVerifier = config.oidcIssuerUrl
+    ? externalTokenVerifier(config.oidcIssuerUrl)
+    : builtInTokenVerifier(realms);
+  let shuttingDown = false;
+
+  await app.register(cookie);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        'script-src': ["'self'"],
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+        'connect-src': ["'self'", 'ws:', 'wss:'],
+        'frame-src': ["'self'"],
+        'upgrade-insecure-requests': null,
+      },
+    },
+    strictTransportSecurity: config.publicScheme === 'https',
+  });
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    if (shuttingDown) return reply.code(503).send({ status: 'shutting down' });
+    await database.db.execute(sql`select 1`);
+    return { status: 'ready', database: database.kind };
+  });
+
+  if (!config.oidcIssuerUrl) {
+    await app.register(identityRoutes, { db: database.db, realms, verifyToken });
+  }
+  for (const service of SERVICES) await mountService(app, service, { database, verifyToken });
+
+  if (existsSync(config.webDist)) {
+    await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: ['index.html'] });
+  }
+
+  app.addHook('onClose', async () => {
+    shuttingDown = true;
+  });
+
+  return Object.assign(app, { realms, verifyToken, markShuttingDown: () => (shuttingDown = true) });
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;

@@ -1,0 +1,83 @@
+import path from 'node:path';
+
+export type Config = {
+  port: number;
+  host: string;
+  mqttPort: number;
+  baseDomain: string;
+  publicScheme: 'http' | 'https';
+  publicPort: number;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  oidcIssuerUrl: string | undefined;
+  mqttUrl: string | undefined;
+  smtpUrl: string | undefined;
+  demo: boolean;
+  logLevel: string;
+  webDist: string;
+};
+
+export class ConfigError extends Error {}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > 65535) {
+    throw new ConfigError(`${name} must be a port number between 0 and 65535, got '${raw}'`);
+  }
+  return value;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name} must be true or false, got '${raw}'`);
+}
+
+function optional(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name];
+  return raw === undefined || raw === '' ? undefined : raw;
+}
+
+/** The environment, read once, typed. Every variable is listed in the README's configuration table. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = integer(env, 'PORT', 8080);
+  const scheme = optional(env, 'PUBLIC_SCHEME') ?? 'http';
+  if (scheme !== 'http' && scheme !== 'https') throw new ConfigError(`PUBLIC_SCHEME must be http or https`);
+  return {
+    port,
+    host: optional(env, 'HOST') ?? '0.0.0.0',
+    mqttPort: integer(env, 'MQTT_PORT', 1883),
+    baseDomain: optional(env, 'BASE_DOMAIN') ?? 'localhost',
+    publicScheme: scheme,
+    publicPort: integer(env, 'PUBLIC_PORT', port),
+    dataDir: path.resolve(optional(env, 'DATA_DIR') ?? './data'),
+    databaseUrl: optional(env, 'DATABASE_URL'),
+    oidcIssuerUrl: optional(env, 'OIDC_ISSUER_URL'),
+    mqttUrl: optional(env, 'MQTT_URL'),
+    smtpUrl: optional(env, 'SMTP_URL'),
+    demo: flag(env, 'EDGEPORT_DEMO', false),
+    logLevel: optional(env, 'LOG_LEVEL') ?? 'info',
+    webDist: path.resolve(import.meta.dirname, '../../web/dist'),
+  };
+}
+
+/** The browser-facing origin of a realm: `{scheme}://{realm}.app.{BASE_DOMAIN}[:port]`. */
+export function realmOrigin(
+  config: Pick<Config, 'publicScheme' | 'publicPort' | 'baseDomain'>,
+  realm: string,
+) {
+  const defaultPort = config.publicScheme === 'https' ? 443 : 80;
+  const port = config.publicPort === defaultPort ? '' : `:${config.publicPort}`;
+  return `${config.publicScheme}://${realm}.app.${config.baseDomain}${port}`;
+}
+
+export function realmIssuer(
+  config: Pick<Config, 'publicScheme' | 'publicPort' | 'baseDomain'>,
+  realm: string,
+) {
+  return `${realmOrigin(config, realm)}/auth/realms/${realm}`;
+}

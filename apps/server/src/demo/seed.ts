@@ -1,0 +1,52 @@
+import { eq } from 'drizzle-orm';
+import { type Config, realmOrigin } from '../config.ts';
+import type { Db } from '../db/index.ts';
+import { realms } from '../db/schema.ts';
+import type { RealmRegistry } from '../identity/realms.ts';
+import {
+  addDefaultRoles,
+  addMember,
+  createOrganization,
+  createUser,
+  generatePassword,
+} from '../services/core/provisioning.ts';
+
+export const DEMO_REALM = 'demo';
+
+export type DemoLogin = { email: string; password: string; url: string };
+
+/**
+ * On an empty database: realm and organization `demo` (with one plant as sub-organization), an administrator and an
+ * operator with fresh passwords. Returns the logins once; a database that already has the realm gets nothing.
+ */
+export async function seedDemo(db: Db, registry: RealmRegistry, config: Config): Promise<DemoLogin[]> {
+  const [existing] = await db.select().from(realms).where(eq(realms.name, DEMO_REALM));
+  if (existing) return [];
+  await registry.create(DEMO_REALM, 'Edgeport Demo');
+  const org = await createOrganization(db, { realm: DEMO_REALM, name: 'Demo', resourceId: 'demo' });
+  const plant = await createOrganization(db, {
+    realm: DEMO_REALM,
+    name: 'Demo plant Eindhoven',
+    resourceId: 'demo-plant-eindhoven',
+    parentId: org.id,
+  });
+  const orgRoles = await addDefaultRoles(db, org.id);
+  await addDefaultRoles(db, plant.id);
+  const url = realmOrigin(config, DEMO_REALM);
+  const people = [
+    { email: 'admin@demo.local', firstName: 'Ada', lastName: 'Admin', role: orgRoles.administrator.id },
+    { email: 'operator@demo.local', firstName: 'Otto', lastName: 'Operator', role: orgRoles.operator.id },
+  ];
+  const logins: DemoLogin[] = [];
+  for (const person of people) {
+    const password = generatePassword();
+    const user = await createUser(db, { realm: DEMO_REALM, password, ...person });
+    await addMember(db, org.id, user.id, [person.role]);
+    logins.push({ email: person.email, password, url });
+  }
+  return logins;
+}
+
+export function loginLine(login: DemoLogin): string {
+  return `Sign in at ${login.url} as ${login.email} with password ${login.password}`;
+}

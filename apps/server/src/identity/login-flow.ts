@@ -1,0 +1,289 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../db/index.ts';
+import {
+  type Account,
+  checkPassword,
+  enrolTotp,
+  findAccount,
+  newTotpSecret,
+  REQUIRED_ACTIONS,
+  type RequiredAction,
+  totpCodeIsValid,
+  totpFor,
+  updatePassword,
+} from './accounts.ts';
+import { databaseAdapterFactory } from './adapter.ts';
+import { LOGIN_MESSAGES, type LoginLocale, pickLoginLocale } from './login-messages.ts';
+import {
+  configureTotpForm,
+  DEFAULT_LOGIN_THEME,
+  type LoginTheme,
+  loginForm,
+  otpForm,
+  renderPage,
+  updatePasswordForm,
+} from './login-page.ts';
+import type { RealmRuntime } from './realms.ts';
+
+type Step = 'otp' | RequiredAction;
+const STEP_PATHS: Record<Step, string> = {
+  otp: 'otp',
+  UPDATE_PASSWORD: 'update-password',
+  CONFIGURE_TOTP: 'configure-totp',
+};
+const PROGRESS_TTL_SECONDS = 600;
+const MIN_PASSWORD_LENGTH = 8;
+
+/** What is left to do after the password was right, kept per interaction so any server instance can continue. */
+type Progress = { accountId: string; steps: Step[]; amr: string[]; totpSecret?: string };
+
+export type ThemeLookup = (realm: string) => Promise<LoginTheme | undefined>;
+
+type Form = Record<string, string | undefined>;
+
+export class LoginFlow {
+  readonly #db: Db;
+  readonly #progress;
+  readonly #themeFor: ThemeLookup;
+
+  constructor(db: Db, themeFor: ThemeLookup) {
+    this.#db = db;
+    this.#progress = databaseAdapterFactory(db)('LoginProgress');
+    this.#themeFor = themeFor;
+  }
+
+  /** GET login-actions/{uid}: the form of the step the interaction is at. */
+  async show(request: FastifyRequest, reply: FastifyReply, realm: RealmRuntime, uid: string) {
+    const details = await realm.provider.interactionDetails(request.raw, reply.raw);
+    if (details.uid !== uid) return this.#expired(request, reply, realm);
+    const locale = this.#locale(request, details.params);
+    const progress = await this.#loadProgress(uid);
+    if (progress) return this.#renderStep(reply, realm, uid, locale, progress);
+    const action = String(details.params.kc_action ?? '');
+    const sessionAccount = details.session?.accountId;
+    if (sessionAccount && isRequiredAction(action)) {
+      return this.#advance(request, reply, realm, uid, locale, {
+        accountId: sessionAccount,
+        steps: [action],
+        amr: ['pwd'],
+      });
+    }
+    if (details.prompt.name !== 'login') {
+      return this.#finish(request, reply, realm, { consent: {} });
+    }
+    const loginHint = typeof details.params.login_hint === 'string' ? details.params.login_hint : '';
+    return this.#render(
+      reply,
+      realm,
+      locale,
+      'title',
+      loginForm(this.#action(realm, uid, 'authenticate'), locale, loginHint),
+      uid,
+    );
+  }
+
+  /** POST login-actions/{uid}/{step}. */
+  async submit(request: FastifyRequest, reply: FastifyReply, realm: RealmRuntime, uid: string, step: string) {
+    const details = await realm.provider.interactionDetails(request.raw, reply.raw);
+    if (details.uid !== uid) return this.#expired(request, reply, realm);
+    const form = (request.body ?? {}) as Form;
+    const locale = pickLoginLocale(form.lang, request.headers['accept-language']);
+    if (step === 'authenticate') return this.#authenticate(request, reply, realm, uid, locale, form);
+    const progress = await this.#loadProgress(uid);
+    if (!progress || STEP_PATHS[progress.steps[0] as Step] !== step) {
+      return this.#expired(request, reply, realm);
+    }
+    const account = await findAccount(this.#db, realm.name, progress.accountId);
+    if (!account) return this.#expired(request, reply, realm);
+    const error = await this.#completeStep(account, progress, form);
+    if (error) return this.#renderStep(reply, realm, uid, locale, progress, LOGIN_MESSAGES[locale][error]);
+    return this.#advance(request, reply, realm, uid, locale, { ...progress, steps: progress.steps.slice(1) });
+  }
+
+  async #authenticate(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    realm: RealmRuntime,
+    uid: string,
+    locale: LoginLocale,
+    form: Form,
+  ) {
+    const email = (form.username ?? '').trim();
+    const check = await checkPassword(this.#db, realm.name, email, form.password ?? '');
+    if (check.outcome !== 'ok') {
+      const message = check.outcome === 'invalid' ? 'invalidCredentials' : check.outcome;
+      reply.code(check.outcome === 'invalid' ? 401 : 403);
+      return this.#render(
+        reply,
+        realm,
+        locale,
+        'title',
+        loginForm(this.#action(realm, uid, 'authenticate'), locale, email),
+        uid,
+        LOGIN_MESSAGES[locale][message],
+      );
+    }
+    const { account } = check;
+    const steps: Step[] = [
+      ...(account.totpSecret ? (['otp'] as const) : []),
+      ...REQUIRED_ACTIONS.filter((action) => account.requiredActions.includes(action)),
+    ];
+    return this.#advance(request, reply, realm, uid, locale, { accountId: account.id, steps, amr: ['pwd'] });
+  }
+
+  /** Returns the message key of what was wrong, or undefined when the step is done. */
+  async #completeStep(
+    account: Account,
+    progress: Progress,
+    form: Form,
+  ): Promise<'otpInvalid' | 'passwordMismatch' | 'passwordTooShort' | undefined> {
+    const step = progress.steps[0];
+    if (step === 'otp') {
+      if (!account.totpSecret || !totpCodeIsValid(account, account.totpSecret, form.otp ?? ''))
+        return 'otpInvalid';
+      progress.amr.push('otp');
+      return undefined;
+    }
+    if (step === 'UPDATE_PASSWORD') {
+      const password = form['password-new'] ?? '';
+      if (password.length < MIN_PASSWORD_LENGTH) return 'passwordTooShort';
+      if (password !== form['password-confirm']) return 'passwordMismatch';
+      await updatePassword(this.#db, account.id, password);
+      return undefined;
+    }
+    if (step === 'CONFIGURE_TOTP') {
+      const secret = progress.totpSecret;
+      if (!secret || !totpCodeIsValid(account, secret, form.totp ?? '')) return 'otpInvalid';
+      await enrolTotp(this.#db, account.id, secret);
+      progress.amr.push('otp');
+      return undefined;
+    }
+    return undefined;
+  }
+
+  async #advance(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    realm: RealmRuntime,
+    uid: string,
+    locale: LoginLocale,
+    progress: Progress,
+  ) {
+    if (progress.steps.length === 0) {
+      await this.#progress.destroy(uid);
+      return this.#finish(request, reply, realm, {
+        login: { accountId: progress.accountId, amr: progress.amr },
+      });
+    }
+    const next =
+      progress.steps[0] === 'CONFIGURE_TOTP' && !progress.totpSecret
+        ? { ...progress, totpSecret: newTotpSecret() }
+        : progress;
+    await this.#progress.upsert(uid, next, PROGRESS_TTL_SECONDS);
+    return this.#renderStep(reply, realm, uid, locale, next);
+  }
+
+  async #renderStep(
+    reply: FastifyReply,
+    realm: RealmRuntime,
+    uid: string,
+    locale: LoginLocale,
+    progress: Progress,
+    error?: string,
+  ) {
+    const step = progress.steps[0] as Step;
+    const action = this.#action(realm, uid, STEP_PATHS[step]);
+    if (step === 'otp')
+      return this.#render(reply, realm, locale, 'otpTitle', otpForm(action, locale), uid, error);
+    if (step === 'UPDATE_PASSWORD') {
+      return this.#render(
+        reply,
+        realm,
+        locale,
+        'updatePasswordTitle',
+        updatePasswordForm(action, locale),
+        uid,
+        error,
+      );
+    }
+    const account = await findAccount(this.#db, realm.name, progress.accountId);
+    const secret = progress.totpSecret ?? '';
+    const uri = account ? totpFor(account, realm.displayName, secret).toString() : '';
+    return this.#render(
+      reply,
+      realm,
+      locale,
+      'configureTotpTitle',
+      configureTotpForm(action, locale, secret, uri),
+      uid,
+      error,
+    );
+  }
+
+  async #render(
+    reply: FastifyReply,
+    realm: RealmRuntime,
+    locale: LoginLocale,
+    titleKey: 'title' | 'otpTitle' | 'updatePasswordTitle' | 'configureTotpTitle' | 'errorTitle',
+    body: string,
+    uid?: string,
+    error?: string,
+  ) {
+    const theme = (await this.#themeFor(realm.name)) ?? {
+      ...DEFAULT_LOGIN_THEME,
+      brandName: realm.displayName,
+    };
+    const languageBase = uid ? `/auth/realms/${realm.name}/login-actions/${uid}` : undefined;
+    reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
+    return reply.send(
+      renderPage({ locale, theme, title: LOGIN_MESSAGES[locale][titleKey], body, languageBase, error }),
+    );
+  }
+
+  async #finish(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    realm: RealmRuntime,
+    result: Record<string, unknown>,
+  ) {
+    reply.hijack();
+    await realm.provider.interactionFinished(request.raw, reply.raw, result, {
+      mergeWithLastSubmission: false,
+    });
+  }
+
+  #expired(request: FastifyRequest, reply: FastifyReply, realm: RealmRuntime) {
+    const locale = pickLoginLocale(request.headers['accept-language']);
+    reply.code(400);
+    return this.#render(
+      reply,
+      realm,
+      locale,
+      'errorTitle',
+      `<p id="kc-error-message">${LOGIN_MESSAGES[locale].sessionExpired}</p>`,
+    );
+  }
+
+  #locale(request: FastifyRequest, params: Record<string, unknown>): LoginLocale {
+    const query = request.query as Form;
+    return pickLoginLocale(
+      query.lang,
+      params.kc_locale as string | undefined,
+      params.ui_locales as string | undefined,
+      request.headers['accept-language'],
+    );
+  }
+
+  #action(realm: RealmRuntime, uid: string, step: string) {
+    return `/auth/realms/${realm.name}/login-actions/${uid}/${step}`;
+  }
+
+  async #loadProgress(uid: string): Promise<Progress | undefined> {
+    const stored = await this.#progress.find(uid);
+    return stored as Progress | undefined;
+  }
+}
+
+function isRequiredAction(value: string): value is RequiredAction {
+  return (REQUIRED_ACTIONS as readonly string[]).includes(value);
+}

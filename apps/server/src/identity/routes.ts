@@ -1,0 +1,241 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../db/index.ts';
+import { findAccount } from './accounts.ts';
+import { databaseAdapterFactory } from './adapter.ts';
+import { LoginFlow, type ThemeLookup } from './login-flow.ts';
+import type { RealmRegistry, RealmRuntime } from './realms.ts';
+import { effectivePermissions, findPermissionOrganization, signRpt, UMA_GRANT_TYPE } from './rpt.ts';
+import { checkSessionIframe, thirdPartyCookiesStep1, thirdPartyCookiesStep2 } from './session-pages.ts';
+import { TokenRejected, type TokenVerifier } from './verify.ts';
+
+export type IdentityOptions = {
+  db: Db;
+  realms: RealmRegistry;
+  verifyToken: TokenVerifier;
+  themeFor?: ThemeLookup;
+};
+
+type RealmParams = { realm: string };
+type RawWithBody = IncomingMessage & { body?: unknown; originalUrl?: string };
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    realmRuntime?: RealmRuntime;
+  }
+}
+
+/** The built-in identity server: Keycloak's URL layout under /auth/realms/{realm}, one oidc-provider per realm. */
+export async function identityRoutes(app: FastifyInstance, options: IdentityOptions) {
+  const { db, realms, verifyToken } = options;
+  const loginFlow = new LoginFlow(db, options.themeFor ?? (async () => undefined));
+  const sessions = databaseAdapterFactory(db)('Session');
+  const callbacks = new WeakMap<RealmRuntime, ReturnType<RealmRuntime['provider']['callback']>>();
+
+  // oidc-provider reads the already parsed body from req.body; keep the raw string there for it.
+  for (const type of ['application/x-www-form-urlencoded', 'application/json']) {
+    app.addContentTypeParser(type, { parseAs: 'string', bodyLimit: 56 * 1024 }, (request, body, done) => {
+      const text = String(body);
+      (request.raw as RawWithBody).body = text;
+      try {
+        done(
+          null,
+          type === 'application/json'
+            ? JSON.parse(text || '{}')
+            : Object.fromEntries(new URLSearchParams(text)),
+        );
+      } catch {
+        const error = new Error('request body is not valid JSON') as Error & { statusCode: number };
+        error.statusCode = 400;
+        done(error);
+      }
+    });
+  }
+
+  app.addHook<{ Params: RealmParams }>('preHandler', async (request, reply) => {
+    const realm = await realms.get(request.params.realm);
+    if (!realm) return reply.code(404).send({ error: 'Realm does not exist' });
+    request.realmRuntime = realm;
+  });
+
+  const realmOf = (request: FastifyRequest) => request.realmRuntime as RealmRuntime;
+
+  app.get<{ Params: RealmParams & { uid: string } }>(
+    '/auth/realms/:realm/login-actions/:uid',
+    (request, reply) => loginFlow.show(request, reply, realmOf(request), request.params.uid),
+  );
+  app.post<{ Params: RealmParams & { uid: string; step: string } }>(
+    '/auth/realms/:realm/login-actions/:uid/:step',
+    (request, reply) =>
+      loginFlow.submit(request, reply, realmOf(request), request.params.uid, request.params.step),
+  );
+
+  app.get('/auth/realms/:realm/protocol/openid-connect/login-status-iframe.html', (_request, reply) =>
+    sendScriptPage(reply, checkSessionIframe),
+  );
+  app.get<{ Querystring: { sid?: string } }>(
+    '/auth/realms/:realm/protocol/openid-connect/login-status-iframe.html/check',
+    async (request, reply) => {
+      const cookie = request.cookies._session;
+      const stored = cookie ? await sessions.find(cookie) : undefined;
+      const state = stored && stored.uid === request.query.sid ? 'unchanged' : 'changed';
+      return reply.header('cache-control', 'no-store').send({ state });
+    },
+  );
+  app.get('/auth/realms/:realm/protocol/openid-connect/3p-cookies/step1.html', (_request, reply) =>
+    sendScriptPage(reply, thirdPartyCookiesStep1),
+  );
+  app.get('/auth/realms/:realm/protocol/openid-connect/3p-cookies/step2.html', (_request, reply) =>
+    sendScriptPage(reply, thirdPartyCookiesStep2),
+  );
+
+  const userinfo = async (request: FastifyRequest, reply: FastifyReply) => {
+    const realm = realmOf(request);
+    try {
+      const token = await verifyToken(bearer(request) ?? '', realm.name);
+      const account = await findAccount(db, realm.name, token.subject);
+      if (!account?.enabled) throw new TokenRejected('account not found');
+      return {
+        sub: account.id,
+        email: account.email,
+        email_verified: true,
+        preferred_username: account.email,
+        given_name: account.firstName,
+        family_name: account.lastName,
+        name: `${account.firstName} ${account.lastName}`.trim() || account.email,
+        ...(account.locale ? { locale: account.locale } : {}),
+      };
+    } catch {
+      return reply
+        .code(401)
+        .header('www-authenticate', 'Bearer error="invalid_token"')
+        .send({ error: 'invalid_token', error_description: 'Token verification failed' });
+    }
+  };
+  app.get('/auth/realms/:realm/protocol/openid-connect/userinfo', userinfo);
+  app.post('/auth/realms/:realm/protocol/openid-connect/userinfo', userinfo);
+
+  app.post('/auth/realms/:realm/protocol/openid-connect/token', async (request, reply) => {
+    const form = (request.body ?? {}) as Record<string, string | undefined>;
+    if (form.grant_type === UMA_GRANT_TYPE) return umaTicket(request, reply, form);
+    return passToProvider(request, reply);
+  });
+
+  app.all('/auth/realms/:realm', passToProvider);
+  app.all('/auth/realms/:realm/*', passToProvider);
+
+  /** Keycloak's RPT request: the caller's access token as bearer, no client authentication in the body. */
+  async function umaTicket(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    form: Record<string, string | undefined>,
+  ) {
+    const realm = realmOf(request);
+    let token: Awaited<ReturnType<TokenVerifier>>;
+    try {
+      token = await verifyToken(bearer(request) ?? '', realm.name);
+    } catch {
+      return reply.code(401).send({ error: 'invalid_grant', error_description: 'Invalid bearer token' });
+    }
+    if (form.audience !== 'platform') {
+      return reply
+        .code(400)
+        .send({ error: 'invalid_request', error_description: 'audience must be platform' });
+    }
+    if (!form.permission) {
+      return reply.code(400).send({ error: 'invalid_request', error_description: 'permission is required' });
+    }
+    const org = await findPermissionOrganization(db, realm.name, form.permission);
+    if (!org) {
+      return reply.code(400).send({
+        error: 'invalid_resource',
+        error_description: `Resource with id [${form.permission}] does not exist.`,
+      });
+    }
+    const orgInScope = /(?:^|\s)org:(\S+)/.exec(form.scope ?? '')?.[1];
+    if (orgInScope !== undefined && orgInScope !== org.id) {
+      return reply
+        .code(400)
+        .send({ error: 'invalid_scope', error_description: 'scope names another organization' });
+    }
+    const account = await findAccount(db, realm.name, token.subject);
+    if (!account?.enabled)
+      return reply.code(401).send({ error: 'invalid_grant', error_description: 'Account disabled' });
+    const granted = await effectivePermissions(db, account.id, org);
+    if (!granted.member)
+      return reply.code(403).send({ error: 'access_denied', error_description: 'not_authorized' });
+    const rpt = await signRpt({
+      issuer: realm.issuer,
+      signingKey: realm.signingKey,
+      subject: account.id,
+      clientId:
+        typeof token.payload.azp === 'string' ? token.payload.azp : (token.payload.client_id as string),
+      sessionId: typeof token.payload.sid === 'string' ? token.payload.sid : undefined,
+      email: account.email,
+      org,
+      permissions: granted.permissions,
+    });
+    return reply.header('cache-control', 'no-store').send({
+      upgraded: false,
+      access_token: rpt.token,
+      expires_in: rpt.expiresIn,
+      refresh_expires_in: 0,
+      token_type: 'Bearer',
+      'not-before-policy': 0,
+    });
+  }
+
+  function passToProvider(request: FastifyRequest, reply: FastifyReply) {
+    const realm = realmOf(request);
+    let callback = callbacks.get(realm);
+    if (!callback) {
+      callback = realm.provider.callback();
+      callbacks.set(realm, callback);
+    }
+    const raw = request.raw as RawWithBody;
+    const prefix = `/auth/realms/${realm.name}`;
+    raw.url = withDefaultClientScopes((raw.url ?? '').slice(prefix.length) || '/');
+    // oidc-provider derives its mount path from originalUrl minus url.
+    raw.originalUrl = `${prefix}${raw.url}`;
+    // oidc-provider's own pages (logout confirmation, form_post) carry small inline scripts.
+    reply.raw.setHeader('content-security-policy', PROVIDER_PAGES_CSP);
+    reply.hijack();
+    callback(raw, reply.raw);
+  }
+}
+
+const AUTH_PATH = '/protocol/openid-connect/auth';
+const DEFAULT_CLIENT_SCOPES = ['profile', 'email'];
+
+/** Keycloak applies its default client scopes (profile, email) whatever `scope` asks for; so does this server. */
+function withDefaultClientScopes(url: string): string {
+  if (!url.startsWith(`${AUTH_PATH}?`)) return url;
+  const query = new URLSearchParams(url.slice(AUTH_PATH.length + 1));
+  const scopes = new Set((query.get('scope') ?? 'openid').split(' ').filter(Boolean));
+  if (!scopes.has('openid')) return url;
+  for (const scope of DEFAULT_CLIENT_SCOPES) scopes.add(scope);
+  query.set('scope', [...scopes].join(' '));
+  return `${AUTH_PATH}?${query}`;
+}
+
+function bearer(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  return header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+}
+
+const PROVIDER_PAGES_CSP =
+  "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'self'";
+
+/** The hidden-frame pages run one inline script, allowed by a nonce of this response only. */
+function sendScriptPage(reply: FastifyReply, page: (nonce: string) => string) {
+  const nonce = randomBytes(16).toString('base64');
+  return reply
+    .header('cache-control', 'no-store')
+    .header(
+      'content-security-policy',
+      `default-src 'self'; script-src 'nonce-${nonce}'; frame-ancestors 'self'`,
+    )
+    .type('text/html; charset=utf-8')
+    .send(page(nonce));
+}

@@ -1,0 +1,48 @@
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/index.ts';
+import { loginLine, seedDemo } from './demo/seed.ts';
+import { sweepExpiredPayloads } from './identity/adapter.ts';
+
+const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+
+async function main() {
+  const config = loadConfig();
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const app = await buildApp({ config, database, logger: { level: config.logLevel } });
+
+  const logins = config.demo ? await seedDemo(database.db, app.realms, config) : [];
+  const sweep = setInterval(() => {
+    sweepExpiredPayloads(database.db).catch((error) =>
+      app.log.warn({ error }, 'sweeping expired sessions failed'),
+    );
+  }, SWEEP_INTERVAL_MS);
+  sweep.unref();
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    app.markShuttingDown();
+    clearInterval(sweep);
+    await app.close();
+    await database.close();
+    app.log.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  for (const login of logins) console.log(loginLine(login));
+}
+
+main().catch((error) => {
+  if (error instanceof ConfigError) {
+    console.error(`Configuration error: ${error.message}`);
+  } else {
+    console.error(error);
+  }
+  process.exit(1);
+});

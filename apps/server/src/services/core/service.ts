@@ -1,0 +1,78 @@
+import type { core } from '@edgeport/contract';
+import type { Action, ResourceType } from '@edgeport/permissions';
+import type { Db } from '../../db/index.ts';
+import { forbidden, notFound } from '../../http/errors.ts';
+import { abilityIn, type Principal } from '../../http/principal.ts';
+import * as store from './store.ts';
+
+export function toOrganization(row: store.OrganizationRow): core.Organization {
+  return {
+    id: row.id,
+    resourceId: row.resourceId,
+    name: row.name,
+    parentId: row.parentId,
+    iotEnabled: row.iotEnabled,
+    vpnEnabled: row.vpnEnabled,
+    dealer: row.dealer,
+    hasOwnResources: row.hasOwnResources,
+  };
+}
+
+/**
+ * The organization a call is about, once the caller is known to hold `action` on `resource` there.
+ * Unknown and foreign organizations answer the same 404, so ids of other tenants cannot be probed.
+ */
+export async function authorizeInOrganization(
+  db: Db,
+  principal: Principal,
+  ref: string,
+  action: Action,
+  resource: ResourceType,
+): Promise<store.OrganizationRow> {
+  const org = await store.findOrganization(db, principal.realm, ref);
+  if (!org) throw notFound(`organization '${ref}' not found`);
+  const ability = abilityIn(principal, org);
+  if (!ability.can(action, resource))
+    throw forbidden(`${action} on ${resource} is not granted in this organization`);
+  return org;
+}
+
+/** Organizations the caller belongs to, with their sub-organizations (the selector's tree). */
+export async function myOrganizations(db: Db, principal: Principal): Promise<core.Organization[]> {
+  const seen = new Map<string, store.OrganizationRow>();
+  let level = await store.organizationsOfMember(db, principal.realm, principal.userId);
+  while (level.length > 0) {
+    const fresh = level.filter((row) => !seen.has(row.id));
+    for (const row of fresh) seen.set(row.id, row);
+    level = await store.childOrganizations(
+      db,
+      fresh.map((row) => row.id),
+    );
+  }
+  return [...seen.values()].map(toOrganization);
+}
+
+export async function getOrganization(db: Db, principal: Principal, ref: string) {
+  return toOrganization(await authorizeInOrganization(db, principal, ref, 'READ', 'organizations'));
+}
+
+export async function changeOrganization(
+  db: Db,
+  principal: Principal,
+  ref: string,
+  changes: core.OrganizationUpdate,
+) {
+  const org = await authorizeInOrganization(db, principal, ref, 'UPDATE', 'organizations');
+  const updated = await store.updateOrganization(db, org.id, changes);
+  if (!updated) throw notFound(`organization '${ref}' not found`);
+  return toOrganization(updated);
+}
+
+export async function listOrganizationUsers(
+  db: Db,
+  principal: Principal,
+  ref: string,
+): Promise<core.OrganizationUser[]> {
+  const org = await authorizeInOrganization(db, principal, ref, 'READ', 'users');
+  return store.usersOfOrganization(db, org.id);
+}

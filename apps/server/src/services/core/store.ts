@@ -1,0 +1,73 @@
+import { and, eq, inArray, or } from 'drizzle-orm';
+import type { Db } from '../../db/index.ts';
+import { memberships, organizations, users } from '../../db/schema.ts';
+
+export type OrganizationRow = typeof organizations.$inferSelect;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function findOrganization(
+  db: Db,
+  realm: string,
+  ref: string,
+): Promise<OrganizationRow | undefined> {
+  const match = UUID.test(ref)
+    ? or(eq(organizations.id, ref), eq(organizations.resourceId, ref))
+    : eq(organizations.resourceId, ref);
+  const [row] = await db
+    .select()
+    .from(organizations)
+    .where(and(eq(organizations.realm, realm), match));
+  return row;
+}
+
+export async function organizationsOfMember(
+  db: Db,
+  realm: string,
+  userId: string,
+): Promise<OrganizationRow[]> {
+  const direct = db
+    .select({ id: memberships.organizationId })
+    .from(memberships)
+    .where(eq(memberships.userId, userId));
+  return db
+    .select()
+    .from(organizations)
+    .where(and(eq(organizations.realm, realm), inArray(organizations.id, direct)))
+    .orderBy(organizations.name);
+}
+
+export async function childOrganizations(db: Db, parentIds: string[]): Promise<OrganizationRow[]> {
+  if (parentIds.length === 0) return [];
+  return db.select().from(organizations).where(inArray(organizations.parentId, parentIds));
+}
+
+export async function updateOrganization(
+  db: Db,
+  id: string,
+  changes: Partial<Pick<OrganizationRow, 'name' | 'iotEnabled' | 'vpnEnabled'>>,
+): Promise<OrganizationRow | undefined> {
+  if (Object.keys(changes).length === 0) {
+    const [row] = await db.select().from(organizations).where(eq(organizations.id, id));
+    return row;
+  }
+  const [row] = await db.update(organizations).set(changes).where(eq(organizations.id, id)).returning();
+  return row;
+}
+
+export async function usersOfOrganization(db: Db, organizationId: string) {
+  return db
+    .select({
+      id: users.id,
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      enabled: users.enabled,
+      passwordChangeInvitation: users.passwordChangeInvitation,
+      groupPoliciesEnabled: users.groupPoliciesEnabled,
+    })
+    .from(users)
+    .innerJoin(memberships, eq(memberships.userId, users.id))
+    .where(eq(memberships.organizationId, organizationId))
+    .orderBy(users.email);
+}

@@ -1,0 +1,59 @@
+import swagger from '@fastify/swagger';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Database } from '../db/index.ts';
+import { authenticate } from '../http/principal.ts';
+import type { TokenVerifier } from '../identity/verify.ts';
+
+/** What every service gets from the composition root. */
+export type ServiceContext = { database: Database; verifyToken: TokenVerifier };
+
+export type ServiceDefinition = {
+  /** Base path segment: the service answers under `/svc/{name}`. */
+  name: string;
+  title: string;
+  routes: FastifyPluginAsyncTypebox<ServiceContext>;
+};
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Routes that answer without a bearer token. */
+    public?: boolean;
+  }
+}
+
+export const API_VERSION = '0.1.0';
+
+/**
+ * Mounts a service as its own encapsulated plugin at `/svc/{name}`: every route needs a valid bearer token unless it
+ * says `config: { public: true }`, and the service publishes its own OpenAPI document at `/svc/{name}/docs/json`.
+ */
+export async function mountService(
+  app: FastifyInstance,
+  service: ServiceDefinition,
+  context: ServiceContext,
+) {
+  await app.register(
+    async (scope) => {
+      await scope.register(swagger, {
+        openapi: {
+          openapi: '3.1.0',
+          info: { title: service.title, version: API_VERSION },
+          components: {
+            securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+          },
+          security: [{ bearer: [] }],
+        },
+      });
+      scope.addHook('onRequest', async (request) => {
+        if (request.routeOptions.config.public) return;
+        request.principal = await authenticate(request, context.verifyToken);
+      });
+      scope.get('/docs/json', { schema: { hide: true }, config: { public: true } }, async () =>
+        scope.swagger(),
+      );
+      await scope.register(service.routes, context);
+    },
+    { prefix: `/svc/${service.name}` },
+  );
+}

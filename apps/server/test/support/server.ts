@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { type App, buildApp } from '../../src/app.ts';
+import { type Config, loadConfig } from '../../src/config.ts';
+import { type Database, openDatabase } from '../../src/db/index.ts';
+
+export type TestServer = { app: App; database: Database; config: Config; close(): Promise<void> };
+
+export const TEST_PORT = 8080;
+
+/**
+ * A fresh server on a fresh database: PGlite in memory by default, or a new PostgreSQL database when
+ * TEST_DATABASE_URL is set (the test script sets it for the TEST_POSTGRES=1 run).
+ */
+export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+  const config = { ...loadConfig({ PORT: String(TEST_PORT), EDGEPORT_DEMO: 'false' }), ...overrides };
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  let dropDatabase = async () => {};
+  let databaseUrl: string | undefined;
+  if (adminUrl) {
+    const name = `edgeport_test_${randomBytes(6).toString('hex')}`;
+    await withAdmin(adminUrl, (client) => client.query(`create database ${name}`));
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    dropDatabase = () =>
+      withAdmin(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`));
+  }
+  const database = await openDatabase({ databaseUrl });
+  const app = await buildApp({ config, database });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    async close() {
+      await app.close();
+      await database.close();
+      await dropDatabase();
+    },
+  };
+}
+
+async function withAdmin<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}

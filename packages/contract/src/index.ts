@@ -1,0 +1,2 @@
+export * as common from './common.ts';
+export * as core from './core.ts';
