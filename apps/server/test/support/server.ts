@@ -23,8 +23,9 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
     databaseUrl = url.toString();
-    dropDatabase = () =>
-      withAdmin(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`));
+    dropDatabase = async () => {
+      await withAdmin(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`));
+    };
   }
   const database = await openDatabase({ databaseUrl });
   const app = await buildApp({ config, database });
