@@ -5,6 +5,7 @@ import { loginLine, seedDemo } from './demo/seed.ts';
 import { sweepExpiredPayloads } from './identity/adapter.ts';
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+const SHUTDOWN_GRACE_MS = 25_000;
 
 async function main() {
   const config = loadConfig();
@@ -26,7 +27,11 @@ async function main() {
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     app.markShuttingDown();
     clearInterval(sweep);
+    // Keep-alive connections become idle as their last response ends; close them then, not at their time-out.
+    const reaper = setInterval(() => app.server.closeIdleConnections(), 100);
+    setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
     await app.close();
+    clearInterval(reaper);
     await database.close();
     app.log.info('stopped');
     process.exit(0);

@@ -64,7 +64,7 @@ export function createRealmProvider(options: RealmProviderOptions): Provider {
     responseTypes: ['code'],
     scopes: ['openid', 'offline_access', 'profile', 'email'],
     claims: {
-      openid: ['sub'],
+      openid: ['sub', 'amr'],
       email: ['email', 'email_verified'],
       profile: ['name', 'given_name', 'family_name', 'preferred_username', 'locale'],
     },

@@ -1,0 +1,23 @@
+/** Every text the portal shows, in one place until the i18n setup replaces it with locale files. */
+export const strings = {
+  productName: 'Edgeport',
+  loading: 'Loading…',
+  initError: 'Error initializing. Please check the hostname is correct and retry',
+  unknownRealm: (realm: string) => `Cannot navigate to organization '${realm}'.`,
+  signedInAs: 'Signed in as',
+  tokenIssuedAt: 'Token issued at (iat)',
+  refreshToken: 'Refresh token',
+  refreshing: 'Refreshing…',
+  refreshFailed: 'The token could not be refreshed.',
+  signOut: 'Sign out',
+  organizations: 'Organizations',
+  loadingOrganizations: 'Loading organizations…',
+  organizationsFailed: (message: string) => `Could not load your organizations: ${message}`,
+  noOrganizations: 'You are not a member of any organization yet.',
+  enterOrganization: 'Enter organization',
+  entering: 'Entering…',
+  permissionsIn: (name: string) => `Permissions in ${name}`,
+  noPermissions: (id: string) => `No permissions in token to enter organization ${id}`,
+  entryFailed: (message: string) => `Reload organization selector after error ${message}`,
+  tokenExpires: (time: string) => `Permission token valid until ${time}`,
+} as const;

@@ -1,0 +1,41 @@
+import { defineConfig } from '@playwright/test';
+
+/**
+ * Browser tests of the web app against the real server (started once by the global setup) in Debian's Chromium.
+ * Build the web app first: `npm run build -w @edgeport/web`.
+ */
+export default defineConfig({
+  testDir: 'apps/web/e2e',
+  globalSetup: './apps/web/e2e/support/global-setup.ts',
+  outputDir: 'test-results',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: 'line',
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  use: {
+    headless: true,
+    trace: 'retain-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        browserName: 'chromium',
+        launchOptions: {
+          executablePath: '/usr/bin/chromium',
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-quic',
+            '--no-first-run',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+          ],
+        },
+      },
+    },
+  ],
+});

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The whole suite: typecheck, lint, API-client drift, unit + server integration on PGlite, the server integration
+# suite again on PostgreSQL (TEST_POSTGRES=0 skips it), then browser tests in Debian's Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PWD/node_modules/.bin:$PATH"
+LOG_DIR="$(mktemp -d)"
+trap 'rm -rf "$LOG_DIR"' EXIT
+step() { printf '\n\033[1m== %s\033[0m\n' "$1"; }
+# Runs a test command, keeping its output to count passed tests at the end.
+counted() { local name="$1"; shift; "$@" 2>&1 | tee "$LOG_DIR/$name.log"; }
+passed_in() { sed 's/\x1b\[[0-9;]*m//g' "$LOG_DIR/$1.log" | grep -oE "$2" | grep -oE '[0-9]+' | head -1; }
+
+if ! command -v chromium >/dev/null 2>&1; then
+  step "Installing Debian's chromium package (browser tests never download a browser)"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+
+step 'Typecheck'
+tsc -p tsconfig.json
+tsc -p apps/web/tsconfig.json
+
+step 'Lint (Biome)'
+biome check .
+
+step 'API client matches the OpenAPI documents'
+node scripts/generate-api-client.ts --check
+
+step 'Unit and server integration tests (PGlite)'
+counted unit vitest run
+total=$(passed_in unit 'Tests +[0-9]+ passed')
+
+if [ "${TEST_POSTGRES:-1}" != "0" ]; then
+  step 'Server integration tests (PostgreSQL)'
+  counted postgres scripts/with-postgres.sh vitest run apps/server
+  total=$((total + $(passed_in postgres 'Tests +[0-9]+ passed')))
+fi
+
+step 'Browser tests (Chromium)'
+npm run build --workspace @edgeport/web --silent
+counted browser playwright test
+total=$((total + $(passed_in browser '[0-9]+ passed')))
+
+printf '\n%s passed, 0 failed\n' "$total"
