@@ -3,6 +3,19 @@ import type { paths as CorePaths } from './generated/core.ts';
 
 export type { CorePaths };
 
+type JsonOf<Response> = Response extends { content: { 'application/json': infer Body } } ? Body : never;
+
+/** The JSON body a successful (200) call of `Path` with `Method` answers with. */
+export type OkBody<
+  Paths,
+  Path extends keyof Paths,
+  Method extends keyof Paths[Path],
+> = Paths[Path][Method] extends {
+  responses: { 200: infer Ok };
+}
+  ? JsonOf<Ok>
+  : never;
+
 /** Typed client of the core service; paths carry the `/svc/core` base. */
 export function createCoreClient(options: ClientOptions = {}) {
   return createClient<CorePaths>(options);
