@@ -12,8 +12,10 @@ import { identityRoutes } from './identity/routes.ts';
 import { builtInTokenVerifier, externalTokenVerifier, type TokenVerifier } from './identity/verify.ts';
 import { coreService } from './services/core/routes.ts';
 import { mountService, type ServiceDefinition } from './services/mount.ts';
+import { themeService } from './services/theme/routes.ts';
+import { themeForRealm } from './services/theme/service.ts';
 
-export const SERVICES: ServiceDefinition[] = [coreService];
+export const SERVICES: ServiceDefinition[] = [coreService, themeService];
 
 export type AppOptions = {
   config: Config;
@@ -57,7 +59,12 @@ export async function buildApp({ config, database, logger = false }: AppOptions)
   });
 
   if (!config.oidcIssuerUrl) {
-    await app.register(identityRoutes, { db: database.db, realms, verifyToken });
+    await app.register(identityRoutes, {
+      db: database.db,
+      realms,
+      verifyToken,
+      themeFor: (realm) => themeForRealm(database.db, realm),
+    });
   }
   for (const service of SERVICES) await mountService(app, service, { database, verifyToken });
 

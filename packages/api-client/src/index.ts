@@ -1,7 +1,8 @@
 import createClient, { type ClientOptions } from 'openapi-fetch';
 import type { paths as CorePaths } from './generated/core.ts';
+import type { paths as ThemePaths } from './generated/theme.ts';
 
-export type { CorePaths };
+export type { CorePaths, ThemePaths };
 
 type JsonOf<Response> = Response extends { content: { 'application/json': infer Body } } ? Body : never;
 
@@ -19,4 +20,9 @@ export type OkBody<
 /** Typed client of the core service; paths carry the `/svc/core` base. */
 export function createCoreClient(options: ClientOptions = {}) {
   return createClient<CorePaths>(options);
+}
+
+/** Typed client of the theme service; paths carry the `/svc/theme` base. */
+export function createThemeClient(options: ClientOptions = {}) {
+  return createClient<ThemePaths>(options);
 }

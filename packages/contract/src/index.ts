@@ -1,2 +1,3 @@
 export * as common from './common.ts';
 export * as core from './core.ts';
+export * as theme from './theme.ts';

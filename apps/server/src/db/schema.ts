@@ -186,3 +186,15 @@ export const installSecrets = pgTable('install_secrets', {
   value: text('value').notNull(),
   createdAt: createdAt(),
 });
+
+/** An organization's look: applied to the portal shell and, for a realm's root organization, its login page. */
+export const themes = pgTable('themes', {
+  organizationId: uuid('organization_id')
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  brandName: text('brand_name').notNull(),
+  primaryColor: text('primary_color').notNull(),
+  logoUrl: text('logo_url'),
+  colorScheme: text('color_scheme').$type<'light' | 'dark' | 'auto'>().notNull().default('auto'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

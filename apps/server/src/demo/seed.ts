@@ -10,6 +10,7 @@ import {
   createUser,
   generatePassword,
 } from '../services/core/provisioning.ts';
+import { saveTheme } from '../services/theme/store.ts';
 
 export const DEMO_REALM = 'demo';
 
@@ -29,6 +30,12 @@ export async function seedDemo(db: Db, registry: RealmRegistry, config: Config):
     name: 'Demo plant Eindhoven',
     resourceId: 'demo-plant-eindhoven',
     parentId: org.id,
+  });
+  await saveTheme(db, org.id, {
+    brandName: 'Edgeport Demo',
+    primaryColor: '#0b7285',
+    logoUrl: null,
+    colorScheme: 'auto',
   });
   const orgRoles = await addDefaultRoles(db, org.id);
   await addDefaultRoles(db, plant.id);

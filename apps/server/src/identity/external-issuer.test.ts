@@ -32,7 +32,11 @@ beforeAll(async () => {
   issuerBase = `http://127.0.0.1:${(keycloak.address() as { port: number }).port}/realms`;
   server = await startTestServer({ oidcIssuerUrl: `${issuerBase}/{realm}` });
   await server.database.db.insert(realms).values({ name: 'plant', displayName: 'Plant' });
-  const org = await createOrganization(server.database.db, { realm: 'plant', name: 'Plant', resourceId: 'plant' });
+  const org = await createOrganization(server.database.db, {
+    realm: 'plant',
+    name: 'Plant',
+    resourceId: 'plant',
+  });
   await addDefaultRoles(server.database.db, org.id);
   orgId = org.id;
 });
@@ -67,8 +71,16 @@ describe('an external Keycloak (OIDC_ISSUER_URL)', () => {
   });
 
   it('refuses tokens of another issuer or realm', async () => {
-    const otherIssuer = await signWith(key, rptClaims('https://evil.example.com/realms/plant'), Math.floor(Date.now() / 1000) + 60);
-    const otherRealm = await signWith(key, rptClaims(`${issuerBase}/elsewhere`), Math.floor(Date.now() / 1000) + 60);
+    const otherIssuer = await signWith(
+      key,
+      rptClaims('https://evil.example.com/realms/plant'),
+      Math.floor(Date.now() / 1000) + 60,
+    );
+    const otherRealm = await signWith(
+      key,
+      rptClaims(`${issuerBase}/elsewhere`),
+      Math.floor(Date.now() / 1000) + 60,
+    );
     for (const token of [otherIssuer, otherRealm]) {
       const response = await server.app.inject({
         url: `/svc/core/api/v1/organizations/${orgId}`,

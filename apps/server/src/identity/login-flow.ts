@@ -16,7 +16,6 @@ import { databaseAdapterFactory } from './adapter.ts';
 import { LOGIN_MESSAGES, type LoginLocale, pickLoginLocale } from './login-messages.ts';
 import {
   configureTotpForm,
-  DEFAULT_LOGIN_THEME,
   type LoginTheme,
   loginForm,
   otpForm,
@@ -37,7 +36,7 @@ const MIN_PASSWORD_LENGTH = 8;
 /** What is left to do after the password was right, kept per interaction so any server instance can continue. */
 type Progress = { accountId: string; steps: Step[]; amr: string[]; totpSecret?: string };
 
-export type ThemeLookup = (realm: string) => Promise<LoginTheme | undefined>;
+export type ThemeLookup = (realm: string) => Promise<LoginTheme>;
 
 type Form = Record<string, string | undefined>;
 
@@ -229,10 +228,7 @@ export class LoginFlow {
     uid?: string,
     error?: string,
   ) {
-    const theme = (await this.#themeFor(realm.name)) ?? {
-      ...DEFAULT_LOGIN_THEME,
-      brandName: realm.displayName,
-    };
+    const theme = await this.#themeFor(realm.name);
     const languageBase = uid ? `/auth/realms/${realm.name}/login-actions/${uid}` : undefined;
     reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
     return reply.send(

@@ -1,6 +1,11 @@
 import { LOGIN_LOCALES, LOGIN_MESSAGES, type LoginLocale } from './login-messages.ts';
 
-export type LoginTheme = { brandName: string; primaryColor: string; logoUrl?: string };
+export type LoginTheme = {
+  brandName: string;
+  primaryColor: string;
+  logoUrl?: string | null;
+  colorScheme?: 'light' | 'dark' | 'auto';
+};
 
 export const DEFAULT_LOGIN_THEME: LoginTheme = { brandName: 'Edgeport', primaryColor: '#1c7ed6' };
 
@@ -33,9 +38,9 @@ export function renderPage(page: Page): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(page.title)} · ${escapeHtml(theme.brandName)}</title>
 <style>
-:root{--primary:${cssColor(theme.primaryColor)};color-scheme:light dark}
+:root{--primary:${cssColor(theme.primaryColor)}}
 *{box-sizing:border-box}body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f1f3f5;color:#212529;display:flex;min-height:100vh;align-items:center;justify-content:center}
-@media (prefers-color-scheme:dark){body{background:#1a1b1e;color:#e9ecef}.card{background:#25262b!important;border-color:#373a40!important}input{background:#1a1b1e;color:#e9ecef;border-color:#373a40!important}}
+${darkStyles(theme.colorScheme ?? 'auto')}
 .card{width:min(400px,94vw);background:#fff;border:1px solid #dee2e6;border-radius:8px;padding:28px 28px 20px;box-shadow:0 1px 3px rgba(0,0,0,.08)}
 .brand{font-weight:700;font-size:22px;color:var(--primary);margin-bottom:8px}.logo{max-height:48px;margin-bottom:8px}
 h1{font-size:18px;font-weight:600;margin:0 0 18px}label{display:block;font-weight:500;margin:12px 0 4px}
@@ -58,6 +63,15 @@ ${page.languageBase ? languagePicker(page.languageBase, locale) : ''}
 </main>
 </body>
 </html>`;
+}
+
+const DARK =
+  'body{background:#1a1b1e;color:#e9ecef}.card{background:#25262b!important;border-color:#373a40!important}input{background:#1a1b1e;color:#e9ecef;border-color:#373a40!important}';
+
+function darkStyles(scheme: 'light' | 'dark' | 'auto'): string {
+  if (scheme === 'light') return ':root{color-scheme:light}';
+  if (scheme === 'dark') return `:root{color-scheme:dark}${DARK}`;
+  return `:root{color-scheme:light dark}@media (prefers-color-scheme:dark){${DARK}}`;
 }
 
 function cssColor(color: string): string {

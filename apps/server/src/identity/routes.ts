@@ -5,6 +5,7 @@ import type { Db } from '../db/index.ts';
 import { findAccount } from './accounts.ts';
 import { databaseAdapterFactory } from './adapter.ts';
 import { LoginFlow, type ThemeLookup } from './login-flow.ts';
+import { DEFAULT_LOGIN_THEME } from './login-page.ts';
 import type { RealmRegistry, RealmRuntime } from './realms.ts';
 import { effectivePermissions, findPermissionOrganization, signRpt, UMA_GRANT_TYPE } from './rpt.ts';
 import { checkSessionIframe, thirdPartyCookiesStep1, thirdPartyCookiesStep2 } from './session-pages.ts';
@@ -29,7 +30,7 @@ declare module 'fastify' {
 /** The built-in identity server: Keycloak's URL layout under /auth/realms/{realm}, one oidc-provider per realm. */
 export async function identityRoutes(app: FastifyInstance, options: IdentityOptions) {
   const { db, realms, verifyToken } = options;
-  const loginFlow = new LoginFlow(db, options.themeFor ?? (async () => undefined));
+  const loginFlow = new LoginFlow(db, options.themeFor ?? (async () => DEFAULT_LOGIN_THEME));
   const sessions = databaseAdapterFactory(db)('Session');
   const callbacks = new WeakMap<RealmRuntime, ReturnType<RealmRuntime['provider']['callback']>>();
 
