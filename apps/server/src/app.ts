@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sql } from 'drizzle-orm';
@@ -14,6 +15,7 @@ import { coreService } from './services/core/routes.ts';
 import { mountService, type ServiceDefinition } from './services/mount.ts';
 import { themeService } from './services/theme/routes.ts';
 import { themeForRealm } from './services/theme/service.ts';
+import { testFixtureRoutes } from './testing/fixtures-route.ts';
 
 export const SERVICES: ServiceDefinition[] = [coreService, themeService];
 
@@ -66,7 +68,10 @@ export async function buildApp({ config, database, logger = false }: AppOptions)
       themeFor: (realm) => themeForRealm(database.db, realm),
     });
   }
-  for (const service of SERVICES) await mountService(app, service, { database, verifyToken });
+  await app.register(rateLimit, { global: false });
+  for (const service of SERVICES) await mountService(app, service, { config, database, verifyToken });
+
+  if (config.testFixtures) await app.register(testFixtureRoutes, { db: database.db, realms });
 
   if (existsSync(config.webDist)) {
     await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: ['index.html'] });

@@ -13,6 +13,8 @@ export type Config = {
   mqttUrl: string | undefined;
   smtpUrl: string | undefined;
   demo: boolean;
+  /** Mounts POST /test-support/tenants for browser tests. Never set in production. */
+  testFixtures: boolean;
   logLevel: string;
   webDist: string;
 };
@@ -60,6 +62,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttUrl: optional(env, 'MQTT_URL'),
     smtpUrl: optional(env, 'SMTP_URL'),
     demo: flag(env, 'EDGEPORT_DEMO', false),
+    testFixtures: flag(env, 'EDGEPORT_TEST_FIXTURES', false),
     logLevel: optional(env, 'LOG_LEVEL') ?? 'info',
     webDist: path.resolve(import.meta.dirname, '../../web/dist'),
   };

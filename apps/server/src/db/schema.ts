@@ -198,3 +198,69 @@ export const themes = pgTable('themes', {
   colorScheme: text('color_scheme').$type<'light' | 'dark' | 'auto'>().notNull().default('auto'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+export const AGREEMENT_TYPES = ['TERM', 'PRIVACY', 'MAINTENANCE'] as const;
+export type AgreementType = (typeof AGREEMENT_TYPES)[number];
+
+/** A published version of terms, privacy notice or maintenance conditions of a service, per realm (brand). */
+export const agreements = pgTable(
+  'agreements',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    realm: text('realm')
+      .notNull()
+      .references(() => realms.name, { onDelete: 'cascade' }),
+    serviceName: text('service_name').notNull(),
+    type: text('type').$type<AgreementType>().notNull(),
+    version: text('version').notNull(),
+    title: text('title').notNull(),
+    url: text('url').notNull().default(''),
+    publishedAt: timestamp('published_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('agreements_realm_service_type_version_idx').on(t.realm, t.serviceName, t.type, t.version),
+  ],
+);
+
+export const agreementAcceptances = pgTable(
+  'agreement_acceptances',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    agreementId: uuid('agreement_id')
+      .notNull()
+      .references(() => agreements.id, { onDelete: 'cascade' }),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.agreementId] })],
+);
+
+/** Spec 3 "User preference": a value per user, service and property (e.g. portal / locale). */
+export const userPreferences = pgTable(
+  'user_preferences',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    serviceName: text('service_name').notNull(),
+    property: text('property').notNull(),
+    value1: text('value1').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('user_preferences_key_idx').on(t.userId, t.serviceName, t.property)],
+);
+
+export const STATUS_ISSUE_TYPES = ['incident', 'maintenance'] as const;
+
+/** The status feed: incidents and maintenances shown as notices in the portal of a realm (null: every realm). */
+export const statusIssues = pgTable('status_issues', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  realm: text('realm').references(() => realms.name, { onDelete: 'cascade' }),
+  type: text('type').$type<(typeof STATUS_ISSUE_TYPES)[number]>().notNull(),
+  status: text('status').notNull(),
+  title: text('title').notNull(),
+  date: timestamp('date', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -9,7 +9,7 @@ import {
   createOrganization,
   createUser,
   generatePassword,
-} from '../services/core/provisioning.ts';
+} from '../services/core/organizations/provisioning.ts';
 import { saveTheme } from '../services/theme/store.ts';
 
 export const DEMO_REALM = 'demo';

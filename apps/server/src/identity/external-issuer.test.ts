@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/support/server.ts';
 import { signWith } from '../../test/support/tokens.ts';
 import { realms } from '../db/schema.ts';
-import { addDefaultRoles, createOrganization } from '../services/core/provisioning.ts';
+import { addDefaultRoles, createOrganization } from '../services/core/organizations/provisioning.ts';
 
 /** A stand-in for a real Keycloak: only its JWKS endpoint is needed to verify tokens. */
 let keycloak: http.Server;

@@ -15,7 +15,7 @@ import {
 } from '../../test/support/oidc-client.ts';
 import { startTestServer, type TestServer } from '../../test/support/server.ts';
 import { users } from '../db/schema.ts';
-import { createUser } from '../services/core/provisioning.ts';
+import { createUser } from '../services/core/organizations/provisioning.ts';
 import { LOGIN_POLICY } from './accounts.ts';
 import { UMA_GRANT_TYPE } from './rpt.ts';
 

@@ -1,12 +1,13 @@
 import swagger from '@fastify/swagger';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import { authenticate } from '../http/principal.ts';
 import type { TokenVerifier } from '../identity/verify.ts';
 
 /** What every service gets from the composition root. */
-export type ServiceContext = { database: Database; verifyToken: TokenVerifier };
+export type ServiceContext = { config: Config; database: Database; verifyToken: TokenVerifier };
 
 export type ServiceDefinition = {
   /** Base path segment: the service answers under `/svc/{name}`. */

@@ -5,7 +5,7 @@ import {
   createOrganization,
   createRole,
   createUser,
-} from '../../src/services/core/provisioning.ts';
+} from '../../src/services/core/organizations/provisioning.ts';
 import type { TestServer } from './server.ts';
 
 export const PASSWORD = 'correct horse battery';

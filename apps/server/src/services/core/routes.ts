@@ -1,79 +1,25 @@
-import { common, core } from '@edgeport/contract';
-import { Type } from 'typebox';
-import { principalOf, realmOfHost } from '../../http/principal.ts';
-import { API_VERSION, type ServiceDefinition } from '../mount.ts';
-import * as service from './service.ts';
+import type { ServiceDefinition } from '../mount.ts';
+import { accountRoutes } from './account/routes.ts';
+import { agreementRoutes } from './agreements/routes.ts';
+import { onboardingRoutes } from './onboarding/routes.ts';
+import { organizationRoutes } from './organizations/routes.ts';
+import { preferenceRoutes } from './preferences/routes.ts';
+import { statusRoutes } from './status/routes.ts';
 
-const errors = {
-  400: common.ErrorResponse,
-  401: common.ErrorResponse,
-  403: common.ErrorResponse,
-  404: common.ErrorResponse,
-};
-
+/** The core service: organizations, users and everything around a person's account. */
 export const coreService: ServiceDefinition = {
   name: 'core',
   title: 'Edgeport core service',
-  routes: async (app, { database }) => {
-    const { db } = database;
-
-    app.get(
-      '/api/v1/instance',
-      { config: { public: true }, schema: { operationId: 'getInstance', response: { 200: core.Instance } } },
-      async (request) => ({
-        product: 'edgeport',
-        version: API_VERSION,
-        realm: realmOfHost(request.headers.host),
-      }),
-    );
-
-    app.get(
-      '/api/v1/organizations/mine',
-      {
-        schema: {
-          operationId: 'getMyOrganizations',
-          response: { 200: Type.Array(core.Organization), ...errors },
-        },
-      },
-      async (request) => service.myOrganizations(db, principalOf(request)),
-    );
-
-    app.get(
-      '/api/v1/organizations/:org',
-      {
-        schema: {
-          operationId: 'getOrganization',
-          params: core.OrganizationParams,
-          response: { 200: core.Organization, ...errors },
-        },
-      },
-      async (request) => service.getOrganization(db, principalOf(request), request.params.org),
-    );
-
-    app.put(
-      '/api/v1/organizations/:org',
-      {
-        schema: {
-          operationId: 'updateOrganization',
-          params: core.OrganizationParams,
-          body: core.OrganizationUpdate,
-          response: { 200: core.Organization, ...errors },
-        },
-      },
-      async (request) =>
-        service.changeOrganization(db, principalOf(request), request.params.org, request.body),
-    );
-
-    app.get(
-      '/api/v1/organizations/:org/users',
-      {
-        schema: {
-          operationId: 'getOrganizationUsers',
-          params: core.OrganizationParams,
-          response: { 200: Type.Array(core.OrganizationUser), ...errors },
-        },
-      },
-      async (request) => service.listOrganizationUsers(db, principalOf(request), request.params.org),
-    );
+  routes: async (app, context) => {
+    for (const area of [
+      organizationRoutes,
+      onboardingRoutes,
+      agreementRoutes,
+      preferenceRoutes,
+      accountRoutes,
+      statusRoutes,
+    ]) {
+      await app.register(area, context);
+    }
   },
 };

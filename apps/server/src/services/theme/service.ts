@@ -1,7 +1,7 @@
 import type { theme as contract } from '@edgeport/contract';
 import type { Db } from '../../db/index.ts';
 import type { Principal } from '../../http/principal.ts';
-import { authorizeInOrganization } from '../core/service.ts';
+import { authorizeInOrganization } from '../core/organizations/service.ts';
 import * as store from './store.ts';
 
 export const DEFAULT_THEME: contract.Theme = {

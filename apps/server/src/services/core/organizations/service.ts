@@ -1,8 +1,10 @@
 import type { core } from '@edgeport/contract';
 import type { Action, ResourceType } from '@edgeport/permissions';
-import type { Db } from '../../db/index.ts';
-import { forbidden, notFound } from '../../http/errors.ts';
-import { abilityIn, type Principal } from '../../http/principal.ts';
+import { type Config, realmOrigin } from '../../../config.ts';
+import type { Db } from '../../../db/index.ts';
+import { forbidden, notFound } from '../../../http/errors.ts';
+import { abilityIn, type Principal, realmOfHost } from '../../../http/principal.ts';
+import { findAccount } from '../../../identity/accounts.ts';
 import * as store from './store.ts';
 
 export function toOrganization(row: store.OrganizationRow): core.Organization {
@@ -75,4 +77,20 @@ export async function listOrganizationUsers(
 ): Promise<core.OrganizationUser[]> {
   const org = await authorizeInOrganization(db, principal, ref, 'READ', 'users');
   return store.usersOfOrganization(db, org.id);
+}
+
+/** Realms in which the caller's email has an account, with the address to sign in there. */
+export async function myRealms(db: Db, config: Config, principal: Principal): Promise<core.RealmEntry[]> {
+  const account = await findAccount(db, principal.realm, principal.userId);
+  if (!account) return [];
+  const rows = await store.realmsWithEmail(db, account.email);
+  return rows.map((row) => ({ ...row, url: realmOrigin(config, row.name) }));
+}
+
+/** What the login needs to know about a host name: the realm it names, if that realm exists. */
+export async function loginInfo(db: Db, hostname: string): Promise<core.LoginInfo> {
+  const name = realmOfHost(hostname);
+  const realm = name ? await store.findRealm(db, name) : undefined;
+  if (!realm) throw notFound(`no realm for host '${hostname}'`);
+  return { realm: realm.name, displayName: realm.displayName };
 }

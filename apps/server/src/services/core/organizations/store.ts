@@ -1,6 +1,6 @@
 import { and, eq, inArray, or } from 'drizzle-orm';
-import type { Db } from '../../db/index.ts';
-import { memberships, organizations, users } from '../../db/schema.ts';
+import type { Db } from '../../../db/index.ts';
+import { memberships, organizations, realms, users } from '../../../db/schema.ts';
 
 export type OrganizationRow = typeof organizations.$inferSelect;
 
@@ -70,4 +70,18 @@ export async function usersOfOrganization(db: Db, organizationId: string) {
     .innerJoin(memberships, eq(memberships.userId, users.id))
     .where(eq(memberships.organizationId, organizationId))
     .orderBy(users.email);
+}
+
+export async function realmsWithEmail(db: Db, email: string) {
+  return db
+    .select({ name: realms.name, displayName: realms.displayName })
+    .from(realms)
+    .innerJoin(users, eq(users.realm, realms.name))
+    .where(eq(users.email, email))
+    .orderBy(realms.name);
+}
+
+export async function findRealm(db: Db, name: string) {
+  const [row] = await db.select().from(realms).where(eq(realms.name, name));
+  return row;
 }

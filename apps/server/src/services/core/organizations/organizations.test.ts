@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedTenants, userWithRole } from '../../../test/support/fixtures.ts';
-import { startTestServer, type TestServer } from '../../../test/support/server.ts';
-import { decodePayload, rptFor, signWith } from '../../../test/support/tokens.ts';
-import { organizations } from '../../db/schema.ts';
+import { seedTenants, userWithRole } from '../../../../test/support/fixtures.ts';
+import { startTestServer, type TestServer } from '../../../../test/support/server.ts';
+import { decodePayload, rptFor, signWith } from '../../../../test/support/tokens.ts';
+import { organizations } from '../../../db/schema.ts';
 
 let server: TestServer;
 let tenants: Awaited<ReturnType<typeof seedTenants>>;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ACTIONS, RESOURCE_TYPES } from '@edgeport/permissions';
-import type { Db } from '../../db/index.ts';
+import type { Db } from '../../../db/index.ts';
 import {
   memberships,
   organizations,
@@ -8,8 +8,8 @@ import {
   type StoredPermission,
   userRoles,
   users,
-} from '../../db/schema.ts';
-import { hashPassword } from '../../identity/accounts.ts';
+} from '../../../db/schema.ts';
+import { hashPassword } from '../../../identity/accounts.ts';
 
 export type NewOrganization = {
   realm: string;
