@@ -155,3 +155,26 @@ describe('tenant boundaries and token checks on /svc', () => {
     expect((await call('GET', url, rptA, undefined, 'other.app.localhost:8080')).statusCode).toBe(401);
   });
 });
+
+describe('realm discovery', () => {
+  it('answers loginInfo for a host naming a realm, 404 otherwise, and needs the hostname', async () => {
+    const found = await call('GET', '/svc/core/api/v1/organizations/loginInfo?hostname=acme.app.localhost');
+    expect(found.json()).toEqual({ realm: 'acme', displayName: 'ACME' });
+    expect(
+      (await call('GET', '/svc/core/api/v1/organizations/loginInfo?hostname=nope.app.localhost')).statusCode,
+    ).toBe(404);
+    expect(
+      (await call('GET', '/svc/core/api/v1/organizations/loginInfo?hostname=localhost')).statusCode,
+    ).toBe(404);
+    const missing = await call('GET', '/svc/core/api/v1/organizations/loginInfo');
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().message).toContain('hostname');
+  });
+
+  it("lists the realms where the caller's email has an account", async () => {
+    const response = await call('GET', '/svc/core/api/v1/organizations/mineRealms', loginTokenA);
+    expect(response.json()).toEqual([
+      { name: 'acme', displayName: 'ACME', url: 'http://acme.app.localhost:8080' },
+    ]);
+  });
+});
