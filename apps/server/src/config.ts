@@ -68,19 +68,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-/** The browser-facing origin of a realm: `{scheme}://{realm}.app.{BASE_DOMAIN}[:port]`. */
-export function realmOrigin(
-  config: Pick<Config, 'publicScheme' | 'publicPort' | 'baseDomain'>,
-  realm: string,
-) {
+type PublicUrlConfig = Pick<Config, 'publicScheme' | 'publicPort' | 'baseDomain'>;
+
+/** The browser-facing origin of the product's base host: `{scheme}://{BASE_DOMAIN}[:port]`. */
+export function baseOrigin(config: PublicUrlConfig, prefix = '') {
   const defaultPort = config.publicScheme === 'https' ? 443 : 80;
   const port = config.publicPort === defaultPort ? '' : `:${config.publicPort}`;
-  return `${config.publicScheme}://${realm}.app.${config.baseDomain}${port}`;
+  return `${config.publicScheme}://${prefix}${config.baseDomain}${port}`;
 }
 
-export function realmIssuer(
-  config: Pick<Config, 'publicScheme' | 'publicPort' | 'baseDomain'>,
-  realm: string,
-) {
+/** The browser-facing origin of a realm: `{scheme}://{realm}.app.{BASE_DOMAIN}[:port]`. */
+export function realmOrigin(config: PublicUrlConfig, realm: string) {
+  return baseOrigin(config, `${realm}.app.`);
+}
+
+export function realmIssuer(config: PublicUrlConfig, realm: string) {
   return `${realmOrigin(config, realm)}/auth/realms/${realm}`;
 }

@@ -283,8 +283,22 @@ describe('login page', () => {
 
   it('starts an account action (kc_action) for a signed-in user without asking for the password again', async () => {
     const { browser } = await login(tenants.adminA.email);
-    const start = await startLogin(browser, 'acme', { kc_action: 'CONFIGURE_TOTP' });
-    expect(start.loginPage).toContain('id="kc-totp-secret-key"');
+    const start = await startLogin(browser, 'acme', { kc_action: 'UPDATE_PASSWORD' });
+    expect(start.loginPage).toContain('id="password-new"');
+    const done = await submitForm(start, start.action, {
+      'password-new': PASSWORD,
+      'password-confirm': PASSWORD,
+    });
+    expect(done.code).toBeDefined();
+  });
+
+  it('accepts the base host (realm chosen by cookie) as a redirect target, but no other host', async () => {
+    const browser = new TestBrowser(server.app, 'acme');
+    const start = await startLogin(browser, 'acme', { redirect_uri: 'http://localhost:8080/' });
+    expect(start.loginPage).toContain('kc-form-login');
+    await expect(
+      startLogin(browser, 'acme', { redirect_uri: 'http://other.app.localhost:8080/' }),
+    ).rejects.toThrow(/no form in page/);
   });
 });
 

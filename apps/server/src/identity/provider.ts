@@ -40,12 +40,15 @@ export type RealmProviderOptions = {
   realm: string;
   issuer: string;
   origin: string;
+  /** The product's base host, where the portal runs with a realm cookie instead of a realm host name. */
+  baseOrigin: string;
   signingKeys: JWK[];
   cookieKeys: string[];
 };
 
 export function createRealmProvider(options: RealmProviderOptions): Provider {
-  const { db, realm, origin } = options;
+  const { db, realm, origin, baseOrigin } = options;
+  const portalOrigins = [origin, baseOrigin];
   const configuration: Configuration = {
     adapter: databaseAdapterFactory(db),
     clients: [
@@ -151,7 +154,7 @@ export function createRealmProvider(options: RealmProviderOptions): Provider {
         preferred_username: account?.email,
       };
     },
-    clientBasedCORS: (_ctx, requestOrigin) => requestOrigin === origin,
+    clientBasedCORS: (_ctx, requestOrigin) => portalOrigins.includes(requestOrigin),
     renderError: async (ctx, out) => {
       const locale = pickLoginLocale(ctx.get('accept-language'));
       ctx.type = 'html';
@@ -166,18 +169,21 @@ export function createRealmProvider(options: RealmProviderOptions): Provider {
   const provider = new Provider(options.issuer, configuration);
   provider.proxy = true;
   useJwtShapedRefreshTokens(provider);
-  allowAnyPathOnRealmOrigin(provider, origin);
+  allowAnyPathOnPortalOrigins(provider, portalOrigins);
   return provider;
 }
 
-/** Keycloak's application-initiated actions (`kc_action`) need an interaction even with a live session. */
+/**
+ * Keycloak's application-initiated actions (`kc_action`) need an interaction even with a live session — once: the
+ * resume after the action carries its result and must not ask again.
+ */
 function keycloakPromptPolicy() {
   const policy = interactionPolicy.base();
   policy
     .get('login')
     ?.checks.add(
       new interactionPolicy.Check('kc_action', 'an account action was requested', (ctx) =>
-        ctx.oidc.params?.kc_action
+        ctx.oidc.params?.kc_action && !ctx.oidc.result
           ? interactionPolicy.Check.REQUEST_PROMPT
           : interactionPolicy.Check.NO_NEED_TO_PROMPT,
       ),
@@ -201,11 +207,11 @@ function useJwtShapedRefreshTokens(provider: Provider) {
   };
 }
 
-/** Keycloak's `{origin}/*` redirect pattern: any path on the realm's own origin, nothing else. */
-function allowAnyPathOnRealmOrigin(provider: Provider, origin: string) {
+/** Keycloak's `{origin}/*` redirect pattern: any path on the realm's own or the base origin, nothing else. */
+function allowAnyPathOnPortalOrigins(provider: Provider, origins: string[]) {
   const sameOrigin = (uri: string) => {
     try {
-      return new URL(uri).origin === origin;
+      return origins.includes(new URL(uri).origin);
     } catch {
       return false;
     }

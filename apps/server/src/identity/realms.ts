@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { createLocalJWKSet, type JWK, type JWTVerifyGetKey } from 'jose';
 import type Provider from 'oidc-provider';
-import { type Config, realmIssuer, realmOrigin } from '../config.ts';
+import { baseOrigin, type Config, realmIssuer, realmOrigin } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { realms } from '../db/schema.ts';
 import { installSecret, publicJwk, realmSigningKeys } from './keys.ts';
@@ -69,6 +69,7 @@ export class RealmRegistry {
       realm: name,
       issuer,
       origin,
+      baseOrigin: baseOrigin(this.#config),
       signingKeys: keys,
       cookieKeys: [cookieKey],
     });

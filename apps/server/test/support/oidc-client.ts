@@ -88,7 +88,7 @@ export async function startLogin(
   extra: Record<string, string> = {},
 ): Promise<LoginStart> {
   const { verifier, challenge } = pkce();
-  const redirectUri = `${browser.origin}/`;
+  const redirectUri = extra.redirect_uri ?? `${browser.origin}/`;
   const nonce = randomBytes(8).toString('hex');
   const query = new URLSearchParams({
     client_id: 'web-portal',

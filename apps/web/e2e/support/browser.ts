@@ -27,3 +27,36 @@ export async function submitLogin(page: Page, login: Pick<DemoLogin, 'email' | '
   await page.locator('#password').fill(login.password);
   await page.locator('#kc-login').click();
 }
+
+export const UMA_GRANT = 'urn:ietf:params:oauth:grant-type:uma-ticket';
+
+/** The login page of a realm (the identity server's form). */
+export function loginPage(realm: string): RegExp {
+  return new RegExp(`/auth/realms/${realm}/login-actions/`);
+}
+
+/** Opens `url` (which needs sign-in), fills the realm's login form and waits for the portal to answer. */
+export async function signIn(
+  page: Page,
+  url: string,
+  login: Pick<DemoLogin, 'email' | 'password'>,
+  realm: string,
+): Promise<void> {
+  await page.goto(url);
+  await expect(page).toHaveURL(loginPage(realm));
+  await submitLogin(page, login);
+  await expect(page).not.toHaveURL(loginPage(realm));
+}
+
+/** A token-endpoint POST with the UMA grant (a permission-token exchange). */
+export function isUmaExchange(request: {
+  url(): string;
+  method(): string;
+  postData(): string | null;
+}): boolean {
+  return (
+    request.url().endsWith(TOKEN_PATH) &&
+    request.method() === 'POST' &&
+    new URLSearchParams(request.postData() ?? '').get('grant_type') === UMA_GRANT
+  );
+}

@@ -59,6 +59,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       DATA_DIR: dataDir,
       MQTT_PORT: '0',
       EDGEPORT_DEMO: 'true',
+      // Mounts POST /test-support/tenants: every browser test seeds its own realm (support/seed.ts).
+      EDGEPORT_TEST_FIXTURES: 'true',
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

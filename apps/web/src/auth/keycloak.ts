@@ -60,11 +60,11 @@ export function createKeycloak(realm: string, origin: string): Keycloak {
  * session ends elsewhere (the session frame reports a change), keycloak-js drops its tokens and the user is sent
  * back to the login page.
  */
-export async function signIn(keycloak: Keycloak): Promise<void> {
+export async function signIn(keycloak: Keycloak, redirectUri: string): Promise<void> {
   keycloak.onAuthLogout = () => {
     keycloak.login().catch((error: unknown) => console.warn('redirect to the login page failed', error));
   };
-  const authenticated = await keycloak.init(KEYCLOAK_INIT_OPTIONS);
+  const authenticated = await keycloak.init({ ...KEYCLOAK_INIT_OPTIONS, redirectUri });
   if (!authenticated) throw new Error('Not authenticated');
 }
 

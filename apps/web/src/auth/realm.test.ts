@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { realmFromCookie, realmFromHostname, resolveRealm } from './realm.ts';
+import { baseHostUrl, realmFromCookie, realmFromHostname, resolveRealm, resolveStartRealm } from './realm.ts';
 
 describe('realm resolution', () => {
   it('takes the host-name prefix before .app.', () => {
@@ -25,5 +25,42 @@ describe('realm resolution', () => {
     expect(resolveRealm('localhost', '')).toBeUndefined();
     expect(resolveRealm('localhost', 'realm=')).toBeUndefined();
     expect(resolveRealm('localhost', 'myrealm=acme; realmx=acme')).toBeUndefined();
+  });
+});
+
+describe('start realm (spec 1 with the server lookup)', () => {
+  it('checks a host-name realm with the server and takes its answer', async () => {
+    const lookup = async (hostname: string) =>
+      hostname === 'acme.app.example.com' ? { realm: 'acme' } : undefined;
+    await expect(resolveStartRealm('acme.app.example.com', 'realm=other', lookup)).resolves.toEqual({
+      kind: 'realm',
+      realm: 'acme',
+      source: 'host',
+    });
+    await expect(resolveStartRealm('nope.app.example.com', 'realm=other', lookup)).resolves.toEqual({
+      kind: 'unknown',
+      name: 'nope',
+    });
+  });
+
+  it('takes the cookie without a host prefix, and nothing without either', async () => {
+    const lookup = async () => {
+      throw new Error('not asked');
+    };
+    await expect(resolveStartRealm('example.com', 'realm=acme', lookup)).resolves.toEqual({
+      kind: 'realm',
+      realm: 'acme',
+      source: 'cookie',
+    });
+    await expect(resolveStartRealm('example.com', '', lookup)).resolves.toEqual({ kind: 'none' });
+  });
+
+  it('names the base host of a realm host', () => {
+    expect(baseHostUrl({ protocol: 'http:', hostname: 'nope.app.localhost', port: '8080' })).toBe(
+      'http://localhost:8080/',
+    );
+    expect(baseHostUrl({ protocol: 'https:', hostname: 'acme.app.example.com', port: '' })).toBe(
+      'https://example.com/',
+    );
   });
 });

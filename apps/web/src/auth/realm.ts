@@ -34,3 +34,36 @@ export function realmFromCookie(cookieHeader: string): string | undefined {
 export function resolveRealm(hostname: string, cookieHeader: string): string | undefined {
   return realmFromHostname(hostname) ?? realmFromCookie(cookieHeader);
 }
+
+/**
+ * Where to go when the host names a realm that does not exist: the product domain without the realm prefix
+ * (`http://nope.app.example.com:8080/x` -> `http://example.com:8080/`).
+ */
+export function baseHostUrl(location: Pick<Location, 'protocol' | 'hostname' | 'port'>): string {
+  const index = location.hostname.toLowerCase().indexOf(APP_HOST_MARKER);
+  const host = index < 0 ? location.hostname : location.hostname.slice(index + APP_HOST_MARKER.length);
+  return `${location.protocol}//${host}${location.port ? `:${location.port}` : ''}/`;
+}
+
+export type RealmResolution =
+  | { kind: 'realm'; realm: string; source: 'host' | 'cookie' }
+  | { kind: 'unknown'; name: string }
+  | { kind: 'none' };
+
+/**
+ * Spec 1 with the server's lookup: a host-name prefix is checked with `lookupHost` (undefined when the server knows
+ * no realm for the host); without a prefix the realm cookie is taken as is; with neither there is no realm.
+ */
+export async function resolveStartRealm(
+  hostname: string,
+  cookieHeader: string,
+  lookupHost: (hostname: string) => Promise<{ realm: string } | undefined>,
+): Promise<RealmResolution> {
+  const fromHost = realmFromHostname(hostname);
+  if (fromHost) {
+    const info = await lookupHost(hostname);
+    return info ? { kind: 'realm', realm: info.realm, source: 'host' } : { kind: 'unknown', name: fromHost };
+  }
+  const fromCookie = realmFromCookie(cookieHeader);
+  return fromCookie ? { kind: 'realm', realm: fromCookie, source: 'cookie' } : { kind: 'none' };
+}

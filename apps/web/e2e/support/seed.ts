@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import type { APIRequestContext } from '@playwright/test';
+import { e2ePort, realmOrigin } from './environment.ts';
+
+export type Permission = { rsname: string; scopes: string[] };
+
+export type TenantFixture = {
+  realm?: string;
+  organizations: { key: string; name: string; parent?: string; iotEnabled?: boolean; vpnEnabled?: boolean }[];
+  users: {
+    key: string;
+    email?: string;
+    password?: string;
+    requiredActions?: string[];
+    memberships: { org: string; permissions: Permission[] }[];
+  }[];
+  agreements?: { type: 'TERM' | 'PRIVACY' | 'MAINTENANCE'; title: string; version: string }[];
+  statusIssues?: { type: 'incident' | 'maintenance'; status: string; title: string }[];
+};
+
+export type SeededUser = { id: string; email: string; password: string };
+
+export type Tenant = {
+  realm: string;
+  /** `http://{realm}.app.localhost:{port}` */
+  origin: string;
+  organizations: Record<string, { id: string; resourceId: string }>;
+  users: Record<string, SeededUser>;
+};
+
+/** A realm name nobody else uses: every test gets its own tenant. */
+export function uniqueRealm(prefix = 'e2e'): string {
+  return `${prefix}-${randomBytes(5).toString('hex')}`;
+}
+
+/** Spec 6: every screen needs ACCESS on portal. */
+export const PORTAL_ACCESS: Permission = { rsname: 'portal', scopes: ['ACCESS'] };
+
+/** Seeds a realm with its organizations, users (with permissions) and optional agreements and status notices. */
+export async function seedTenant(request: APIRequestContext, fixture: TenantFixture): Promise<Tenant> {
+  const realm = fixture.realm ?? uniqueRealm();
+  const users = fixture.users.map((user) => ({
+    ...user,
+    email: user.email ?? `${user.key}@${realm}.test`,
+    password: user.password ?? `pw-${randomBytes(6).toString('hex')}`,
+  }));
+  const response = await request.post(`http://127.0.0.1:${e2ePort()}/test-support/tenants`, {
+    data: { ...fixture, realm, users },
+  });
+  if (response.status() !== 201) {
+    throw new Error(`seeding ${realm} failed: ${response.status()} ${await response.text()}`);
+  }
+  const body = (await response.json()) as {
+    organizations: Tenant['organizations'];
+    users: Record<string, { id: string; email: string }>;
+  };
+  return {
+    realm,
+    origin: realmOrigin(realm),
+    organizations: body.organizations,
+    users: Object.fromEntries(
+      users.map((user) => {
+        const seeded = body.users[user.key];
+        if (!seeded) throw new Error(`the server did not seed ${user.key}`);
+        return [user.key, { ...seeded, password: user.password }];
+      }),
+    ),
+  };
+}
+
+export function userOf(tenant: Tenant, key: string): SeededUser {
+  const user = tenant.users[key];
+  if (!user) throw new Error(`no seeded user ${key}`);
+  return user;
+}
+
+export function organizationOf(tenant: Tenant, key: string): { id: string; resourceId: string } {
+  const organization = tenant.organizations[key];
+  if (!organization) throw new Error(`no seeded organization ${key}`);
+  return organization;
+}

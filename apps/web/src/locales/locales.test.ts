@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import type { SUPPORTED_LOCALES } from '../shared/i18n/locales.ts';
+import de from './de.json';
+import en from './en.json';
+import es from './es.json';
+import fr from './fr.json';
+import it_ from './it.json';
+
+type Translations = { [key: string]: string | Translations };
+
+const FILES: Record<(typeof SUPPORTED_LOCALES)[number], Translations> = {
+  'en-US': en,
+  'de-DE': de,
+  'es-ES': es,
+  'fr-FR': fr,
+  'it-IT': it_,
+};
+
+const PLURAL = /_(zero|one|two|few|many|other)$/;
+
+function flatten(node: Translations, prefix = ''): Map<string, string> {
+  const flat = new Map<string, string>();
+  for (const [key, value] of Object.entries(node)) {
+    if (typeof value === 'string') flat.set(`${prefix}${key}`, value);
+    else for (const [inner, text] of flatten(value, `${prefix}${key}.`)) flat.set(inner, text);
+  }
+  return flat;
+}
+
+function placeholders(text: string): string[] {
+  return [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((match) => match[1] ?? '').sort();
+}
+
+const english = flatten(en);
+const baseKeys = (keys: Iterable<string>) => new Set([...keys].map((key) => key.replace(PLURAL, '')));
+
+describe('locale files', () => {
+  for (const [locale, file] of Object.entries(FILES)) {
+    const flat = flatten(file);
+
+    it(`${locale} has every key of English and nothing else`, () => {
+      expect([...baseKeys(flat.keys())].sort()).toEqual([...baseKeys(english.keys())].sort());
+    });
+
+    it(`${locale} has every plural form its language needs`, () => {
+      const categories = new Intl.PluralRules(locale).resolvedOptions().pluralCategories;
+      for (const base of baseKeys([...english.keys()].filter((key) => PLURAL.test(key)))) {
+        for (const category of categories) {
+          // 'many' of es/fr/it only applies to numbers in the millions; it may share the 'other' text.
+          expect(flat.has(`${base}_${category}`), `${base}_${category}`).toBe(true);
+        }
+      }
+    });
+
+    it(`${locale} keeps the placeholders of English`, () => {
+      for (const [key, text] of flat) {
+        const englishText = english.get(key) ?? english.get(key.replace(PLURAL, '_other'));
+        expect(placeholders(text), key).toEqual(placeholders(englishText ?? ''));
+      }
+    });
+  }
+
+  it('other languages translate the texts (only names and technical words stay as in English)', () => {
+    const same = (other: Translations) =>
+      [...flatten(other)].filter(
+        ([key, text]) => english.get(key) === text && !key.startsWith('language.names.'),
+      );
+    for (const file of [de, es, fr, it_]) {
+      const untranslated = same(file).map(([key]) => key);
+      expect(untranslated.length, untranslated.join(', ')).toBeLessThan(15);
+    }
+  });
+});

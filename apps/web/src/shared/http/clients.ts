@@ -1,0 +1,25 @@
+import { createCoreClient, createThemeClient } from '@edgeport/api-client';
+import { HttpError } from './errors.ts';
+import { CORE_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, timedFetch } from './timed-fetch.ts';
+
+/** Core service calls (spec 9: 90 s). */
+export const coreClient = createCoreClient({ fetch: timedFetch(CORE_TIMEOUT_MS) });
+/** Core calls that spec 9 gives the default 30 s (the login-info lookup). */
+export const quickCoreClient = createCoreClient({ fetch: timedFetch(DEFAULT_TIMEOUT_MS) });
+export const themeClient = createThemeClient({ fetch: timedFetch(DEFAULT_TIMEOUT_MS) });
+
+export function bearer(token: string): { authorization: string } {
+  return { authorization: `Bearer ${token}` };
+}
+
+/**
+ * The body of a successful call. The clients' fetch already throws an HttpError for every failure; this only guards
+ * against a client created without it. A 204 answers `undefined`.
+ */
+export async function answer<R extends { data?: unknown; response: Response }>(
+  pending: Promise<R>,
+): Promise<Exclude<R['data'], undefined>> {
+  const result = await pending;
+  if (!result.response.ok) throw new HttpError('status', { status: result.response.status });
+  return result.data as Exclude<R['data'], undefined>;
+}

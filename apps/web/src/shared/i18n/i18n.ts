@@ -1,0 +1,55 @@
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { DEFAULT_LOCALE, type Locale, localeCookie } from './locales.ts';
+
+export type Translations = { [key: string]: string | Translations };
+
+const bundles = import.meta.glob<Translations>('../../locales/*.json', { import: 'default' });
+
+const FILE_OF: Record<Locale, string> = {
+  'en-US': '../../locales/en.json',
+  'de-DE': '../../locales/de.json',
+  'es-ES': '../../locales/es.json',
+  'fr-FR': '../../locales/fr.json',
+  'it-IT': '../../locales/it.json',
+};
+
+/** Each language is a separate chunk: only the one in use is downloaded. */
+async function loadBundle(locale: Locale): Promise<Translations> {
+  const load = bundles[FILE_OF[locale]];
+  if (!load) throw new Error(`no translations for ${locale}`);
+  return load();
+}
+
+async function ensureBundle(locale: Locale): Promise<void> {
+  if (i18next.hasResourceBundle(locale, 'translation')) return;
+  i18next.addResourceBundle(locale, 'translation', await loadBundle(locale));
+}
+
+export const i18n = i18next;
+
+export async function setUpI18n(locale: Locale): Promise<void> {
+  const translation = await loadBundle(locale);
+  await i18next.use(initReactI18next).init({
+    lng: locale,
+    // Every locale file carries every key (checked by locales.test.ts); falling back would hide a gap as English.
+    fallbackLng: false,
+    resources: { [locale]: { translation } },
+    interpolation: { escapeValue: false },
+    returnNull: false,
+  });
+  document.documentElement.lang = locale;
+}
+
+export function currentLocale(): Locale {
+  return (i18next.language as Locale | undefined) ?? DEFAULT_LOCALE;
+}
+
+/** Switches the interface language and remembers it in the locale cookie on the parent domain. */
+export async function changeLocale(locale: Locale): Promise<void> {
+  await ensureBundle(locale);
+  await i18next.changeLanguage(locale);
+  document.documentElement.lang = locale;
+  // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing in Safari; localeCookie encodes the value.
+  document.cookie = localeCookie(locale, window.location.hostname);
+}
