@@ -22,6 +22,20 @@ export type PasswordCheck =
 // Verifying against a real hash for unknown users keeps response times from telling which emails exist.
 const decoyHash = hash('decoy-password-for-timing');
 
+/** The standard claims of an account, as ID tokens and userinfo carry them. */
+export function accountClaims(account: Account) {
+  return {
+    sub: account.id,
+    email: account.email,
+    email_verified: true,
+    preferred_username: account.email,
+    given_name: account.firstName,
+    family_name: account.lastName,
+    name: `${account.firstName} ${account.lastName}`.trim() || account.email,
+    ...(account.locale ? { locale: account.locale } : {}),
+  };
+}
+
 export function hashPassword(password: string): Promise<string> {
   return hash(password);
 }
@@ -86,17 +100,22 @@ async function recordFailure(db: Db, account: Account): Promise<number> {
 
 export async function updatePassword(db: Db, accountId: string, password: string): Promise<void> {
   const passwordHash = await hashPassword(password);
-  const [row] = await db
-    .select({ actions: users.requiredActions })
-    .from(users)
-    .where(eq(users.id, accountId));
+  await completeRequiredAction(db, accountId, 'UPDATE_PASSWORD', {
+    passwordHash,
+    passwordChangeInvitation: false,
+  });
+}
+
+/** Applies the changes the action made and removes the action from the account's list, in one update. */
+async function completeRequiredAction(
+  db: Db,
+  accountId: string,
+  done: RequiredAction,
+  changes: Partial<typeof users.$inferInsert>,
+): Promise<void> {
   await db
     .update(users)
-    .set({
-      passwordHash,
-      passwordChangeInvitation: false,
-      requiredActions: (row?.actions ?? []).filter((action) => action !== 'UPDATE_PASSWORD'),
-    })
+    .set({ ...changes, requiredActions: sql`${users.requiredActions} - ${done}::text` })
     .where(eq(users.id, accountId));
 }
 
@@ -126,15 +145,5 @@ export function totpCodeIsValid(
 }
 
 export async function enrolTotp(db: Db, accountId: string, secretBase32: string): Promise<void> {
-  const [row] = await db
-    .select({ actions: users.requiredActions })
-    .from(users)
-    .where(eq(users.id, accountId));
-  await db
-    .update(users)
-    .set({
-      totpSecret: secretBase32,
-      requiredActions: (row?.actions ?? []).filter((action) => action !== 'CONFIGURE_TOTP'),
-    })
-    .where(eq(users.id, accountId));
+  await completeRequiredAction(db, accountId, 'CONFIGURE_TOTP', { totpSecret: secretBase32 });
 }

@@ -1,7 +1,7 @@
 import type { JWK } from 'jose';
 import Provider, { type Configuration, interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Db } from '../db/index.ts';
-import { findAccount } from './accounts.ts';
+import { type Account, accountClaims, findAccount } from './accounts.ts';
 import { databaseAdapterFactory } from './adapter.ts';
 import { LOGIN_MESSAGES, pickLoginLocale } from './login-messages.ts';
 import { DEFAULT_LOGIN_THEME, escapeHtml, renderPage } from './login-page.ts';
@@ -48,6 +48,21 @@ export type RealmProviderOptions = {
 
 export function createRealmProvider(options: RealmProviderOptions): Provider {
   const { db, realm, origin, baseOrigin } = options;
+  // oidc-provider asks for the same account several times while answering one request (claims, token claims).
+  const accountsOfRequest = new WeakMap<object, Map<string, Promise<Account | undefined>>>();
+  const accountOf = (ctx: object, id: string) => {
+    let accounts = accountsOfRequest.get(ctx);
+    if (!accounts) {
+      accounts = new Map();
+      accountsOfRequest.set(ctx, accounts);
+    }
+    let account = accounts.get(id);
+    if (!account) {
+      account = findAccount(db, realm, id);
+      accounts.set(id, account);
+    }
+    return account;
+  };
   const portalOrigins = [origin, baseOrigin];
   const configuration: Configuration = {
     adapter: databaseAdapterFactory(db),
@@ -102,21 +117,12 @@ export function createRealmProvider(options: RealmProviderOptions): Provider {
         }),
       },
     },
-    findAccount: async (_ctx, sub) => {
-      const account = await findAccount(db, realm, sub);
+    findAccount: async (ctx, sub) => {
+      const account = await accountOf(ctx, sub);
       if (!account?.enabled) return undefined;
       return {
         accountId: account.id,
-        claims: () => ({
-          sub: account.id,
-          email: account.email,
-          email_verified: true,
-          preferred_username: account.email,
-          given_name: account.firstName,
-          family_name: account.lastName,
-          name: `${account.firstName} ${account.lastName}`.trim() || account.email,
-          locale: account.locale ?? undefined,
-        }),
+        claims: () => accountClaims(account),
       };
     },
     // Keycloak issues refresh tokens to every standard-flow client, not only with offline_access.
@@ -143,9 +149,9 @@ export function createRealmProvider(options: RealmProviderOptions): Provider {
       await grant.save();
       return grant;
     },
-    extraTokenClaims: async (_ctx, token) => {
+    extraTokenClaims: async (ctx, token) => {
       if (!('accountId' in token) || typeof token.accountId !== 'string') return undefined;
-      const account = await findAccount(db, realm, token.accountId);
+      const account = await accountOf(ctx, token.accountId);
       return {
         sid: 'sessionUid' in token ? token.sessionUid : undefined,
         azp: 'clientId' in token ? token.clientId : undefined,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/index.ts';
-import { findAccount } from './accounts.ts';
+import { accountClaims, findAccount } from './accounts.ts';
 import { databaseAdapterFactory } from './adapter.ts';
 import { LoginFlow, type ThemeLookup } from './login-flow.ts';
 import { DEFAULT_LOGIN_THEME } from './login-page.ts';
@@ -97,16 +97,7 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityOpti
       const token = await verifyToken(bearer(request) ?? '', realm.name);
       const account = await findAccount(db, realm.name, token.subject);
       if (!account?.enabled) throw new TokenRejected('account not found');
-      return {
-        sub: account.id,
-        email: account.email,
-        email_verified: true,
-        preferred_username: account.email,
-        given_name: account.firstName,
-        family_name: account.lastName,
-        name: `${account.firstName} ${account.lastName}`.trim() || account.email,
-        ...(account.locale ? { locale: account.locale } : {}),
-      };
+      return accountClaims(account);
     } catch {
       return reply
         .code(401)
