@@ -2,6 +2,12 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/index.ts';
 import { loginLine, seedDemo } from './demo/seed.ts';
+import {
+  INITIALIZE_FLAG,
+  initializeAndExit,
+  initializeInChildProcess,
+  needsFirstStart,
+} from './first-start.ts';
 import { sweepExpiredPayloads } from './identity/adapter.ts';
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
@@ -9,10 +15,12 @@ const SHUTDOWN_GRACE_MS = 25_000;
 
 async function main() {
   const config = loadConfig();
+  if (process.argv.includes(INITIALIZE_FLAG)) await initializeAndExit(config);
+  const firstLogins = needsFirstStart(config) ? await initializeInChildProcess() : [];
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const app = await buildApp({ config, database, logger: { level: config.logLevel } });
 
-  const logins = config.demo ? await seedDemo(database.db, app.realms, config) : [];
+  const logins = [...firstLogins, ...(config.demo ? await seedDemo(database.db, app.realms, config) : [])];
   const sweep = setInterval(() => {
     sweepExpiredPayloads(database.db).catch((error) =>
       app.log.warn({ error }, 'sweeping expired sessions failed'),

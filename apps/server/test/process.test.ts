@@ -5,10 +5,17 @@ import http from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildServer } from '../scripts/build.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const LOGIN_LINE = /^Sign in at (\S+) as (\S+) with password (\S+)$/;
+
+/** These tests run what `npm start` runs: the bundled server. */
+let entry: string;
+beforeAll(async () => {
+  entry = await buildServer();
+});
 
 async function freePort(): Promise<number> {
   const probe = createServer().listen(0, '127.0.0.1');
@@ -21,7 +28,7 @@ async function freePort(): Promise<number> {
 type Running = { child: ChildProcess; lines: string[]; port: number };
 
 async function startServer(dataDir: string, port: number): Promise<Running> {
-  const child = spawn(process.execPath, ['apps/server/src/main.ts'], {
+  const child = spawn(process.execPath, [entry], {
     cwd: root,
     env: {
       ...process.env,
@@ -115,7 +122,7 @@ describe('the server process', () => {
   }, 60_000);
 
   it('refuses a bad configuration with a clear message', async () => {
-    const child = spawn(process.execPath, ['apps/server/src/main.ts'], {
+    const child = spawn(process.execPath, [entry], {
       cwd: root,
       env: { ...process.env, PORT: 'eighty' },
       stdio: ['ignore', 'pipe', 'pipe'],
