@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Runs the benchmarks and rewrites bench/RESULTS.md (only when the run succeeded). `npm run bench` calls this.
+# Runs the benchmarks: identity, then web (bench/web.sh builds the web app first). Each rewrites only its own
+# section of bench/RESULTS.md, and only when its run succeeded. `npm run bench` calls this; options go to
+# identity.bench.ts (`npm run bench:web` runs the web part alone).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -8,10 +10,16 @@ export PATH="$PWD/node_modules/.bin:$PATH"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
+npm run build --silent >"$work/build.log" 2>&1 || {
+  cat "$work/build.log" >&2
+  exit 1
+}
+
 # The run takes about two minutes; the outer limit only guards against a hang.
 timeout --signal=TERM --kill-after=15 300 node bench/identity.bench.ts --json "$work/identity.json" "$@"
-node bench/support/report.ts "$work/identity.json" >"$work/RESULTS.md"
-mv "$work/RESULTS.md" bench/RESULTS.md
+node bench/support/report.ts "$work/identity.json"
 # Biome formats Markdown too (aligned tables): keep the generated file lint-clean.
 biome format --write bench/RESULTS.md >/dev/null 2>&1
-echo "bench/RESULTS.md updated" >&2
+echo "bench/RESULTS.md (identity section) updated" >&2
+
+bash bench/web.sh

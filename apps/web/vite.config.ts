@@ -7,9 +7,9 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    // scripts/bundle-size.ts follows the chunk graph of the first load through it.
+    // bench/web-bundle.ts follows the chunk graph of the first load through it.
     manifest: true,
-    // The first-load budget (300 KiB gzipped) is checked by scripts/bundle-size.ts; one vendor-heavy entry is fine.
+    // The first-load budget (300 KiB gzipped) is checked by bench/web-bundle.ts; one vendor-heavy entry is fine.
     chunkSizeWarningLimit: 600,
   },
 });

@@ -8,13 +8,14 @@ import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
-const SERVER_ENTRY = path.join(REPO_ROOT, 'apps/server/src/main.ts');
+/** What `npm start` runs: the bundled server (`npm run build` first). */
+const SERVER_ENTRY = path.join(REPO_ROOT, 'apps/server/dist/main.js');
 const LOGIN_LINE = /^Sign in at (\S+) as (\S+) with password (\S+)\s*$/;
 
 export type DemoLogin = { url: string; email: string; password: string };
 
 export type StartOptions = {
-  /** The server's entry file (default: apps/server/src/main.ts), e.g. a bundled build to compare. */
+  /** The server's entry file (default: the bundle apps/server/dist/main.js), e.g. the sources to compare. */
   entry?: string;
   /** Extra node flags for the server, e.g. `--cpu-prof`. */
   nodeArgs?: string[];
@@ -114,7 +115,7 @@ function get(port: number, pathname: string, timeoutMs: number): Promise<number>
 }
 
 /**
- * Starts `node apps/server/src/main.ts` in demo mode on a free port (with a fresh temporary DATA_DIR unless one is
+ * Starts the server as `npm start` does (bundle, MALLOC_ARENA_MAX=2) in demo mode on a free port (with a fresh temporary DATA_DIR unless one is
  * given) and resolves when it has printed both demo logins and answers `/readyz` with 200. A temporary data
  * directory is removed on stop.
  */
@@ -130,6 +131,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       cwd: REPO_ROOT,
       env: {
         ...process.env,
+        MALLOC_ARENA_MAX: '2',
         ...options.env,
         DATA_DIR: dataDir,
         PORT: String(port),
