@@ -22,4 +22,12 @@ node bench/support/report.ts "$work/identity.json"
 biome format --write bench/RESULTS.md >/dev/null 2>&1
 echo "bench/RESULTS.md (identity section) updated" >&2
 
+# The same on PostgreSQL (Debian's package, a throw-away cluster): the engine for installations that grow.
+scripts/with-postgres.sh bash -c \
+  'timeout --signal=TERM --kill-after=15 300 node bench/identity.bench.ts --database-url "$TEST_DATABASE_URL" --json "$0"' \
+  "$work/identity-postgres.json"
+node bench/support/report.ts "$work/identity-postgres.json"
+biome format --write bench/RESULTS.md >/dev/null 2>&1
+echo "bench/RESULTS.md (identity on PostgreSQL section) updated" >&2
+
 bash bench/web.sh
