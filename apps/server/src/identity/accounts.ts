@@ -4,6 +4,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import * as OTPAuth from 'otpauth';
 import type { Db } from '../db/index.ts';
 import { users } from '../db/schema.ts';
+import { isUuid } from '../db/uuid.ts';
 
 export const REQUIRED_ACTIONS = ['UPDATE_PASSWORD', 'CONFIGURE_TOTP'] as const;
 export type RequiredAction = (typeof REQUIRED_ACTIONS)[number];
@@ -41,7 +42,7 @@ export function hashPassword(password: string): Promise<string> {
 }
 
 export async function findAccount(db: Db, realm: string, id: string): Promise<Account | undefined> {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+  if (!isUuid(id)) return undefined;
   const [row] = await db
     .select()
     .from(users)

@@ -1,14 +1,8 @@
-import { common, core, theme } from '@edgeport/contract';
+import { core, theme } from '@edgeport/contract';
 import { principalOf, realmOfHost } from '../../http/principal.ts';
 import type { ServiceDefinition } from '../mount.ts';
+import { errorResponses as errors } from '../responses.ts';
 import * as service from './service.ts';
-
-const errors = {
-  400: common.ErrorResponse,
-  401: common.ErrorResponse,
-  403: common.ErrorResponse,
-  404: common.ErrorResponse,
-};
 
 export const themeService: ServiceDefinition = {
   name: 'theme',

@@ -1,16 +1,10 @@
-import { common, core } from '@edgeport/contract';
+import { core } from '@edgeport/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { principalOf, realmOfHost } from '../../../http/principal.ts';
 import { API_VERSION, type ServiceContext } from '../../mount.ts';
+import { errorResponses as errors } from '../../responses.ts';
 import * as service from './service.ts';
-
-const errors = {
-  400: common.ErrorResponse,
-  401: common.ErrorResponse,
-  403: common.ErrorResponse,
-  404: common.ErrorResponse,
-};
 
 export const organizationRoutes: FastifyPluginAsyncTypebox<ServiceContext> = async (
   app,

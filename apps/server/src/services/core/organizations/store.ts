@@ -1,17 +1,16 @@
 import { and, eq, inArray, or } from 'drizzle-orm';
 import type { Db } from '../../../db/index.ts';
 import { memberships, organizations, realms, users } from '../../../db/schema.ts';
+import { isUuid } from '../../../db/uuid.ts';
 
 export type OrganizationRow = typeof organizations.$inferSelect;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function findOrganization(
   db: Db,
   realm: string,
   ref: string,
 ): Promise<OrganizationRow | undefined> {
-  const match = UUID.test(ref)
+  const match = isUuid(ref)
     ? or(eq(organizations.id, ref), eq(organizations.resourceId, ref))
     : eq(organizations.resourceId, ref);
   const [row] = await db

@@ -1,11 +1,10 @@
 import type { core } from '@edgeport/contract';
 import type { Db } from '../../../db/index.ts';
+import { isUuid } from '../../../db/uuid.ts';
 import { forbidden, notFound, unauthorized } from '../../../http/errors.ts';
 import type { Principal } from '../../../http/principal.ts';
 import { findAccount } from '../../../identity/accounts.ts';
 import * as store from './store.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 async function usernameOf(db: Db, principal: Principal): Promise<string> {
   const account = await findAccount(db, principal.realm, principal.userId);
@@ -28,7 +27,7 @@ export async function savePreference(db: Db, principal: Principal, key: store.Pr
 }
 
 export async function removePreference(db: Db, principal: Principal, id: string): Promise<void> {
-  if (!UUID.test(id) || !(await store.deletePreference(db, principal.userId, id))) {
+  if (!isUuid(id) || !(await store.deletePreference(db, principal.userId, id))) {
     throw notFound(`preference '${id}' not found`);
   }
 }

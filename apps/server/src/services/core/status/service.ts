@@ -1,5 +1,6 @@
 import type { core } from '@edgeport/contract';
 import type { Db } from '../../../db/index.ts';
+import { isUuid } from '../../../db/uuid.ts';
 import { forbidden, notFound } from '../../../http/errors.ts';
 import { type Principal, realmOfHost } from '../../../http/principal.ts';
 import { authorizeInOrganization } from '../organizations/service.ts';
@@ -8,7 +9,6 @@ import * as store from './store.ts';
 /** Issues updated within this window are in the feed the portal polls. */
 const FEED_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
 const FEED_LIMIT = 50;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function toIssue({ realm: _realm, ...row }: store.StatusIssueRow): core.StatusIssue {
   return { ...row, date: row.date.toISOString(), updatedAt: row.updatedAt.toISOString() };
@@ -42,13 +42,13 @@ export async function postIssue(db: Db, principal: Principal, input: core.Status
 
 export async function changeIssue(db: Db, principal: Principal, id: string, input: core.StatusIssueCreate) {
   await assertStatusEditor(db, principal);
-  const row = UUID.test(id) ? await store.updateIssue(db, principal.realm, id, values(input)) : undefined;
+  const row = isUuid(id) ? await store.updateIssue(db, principal.realm, id, values(input)) : undefined;
   if (!row) throw notFound(`status issue '${id}' not found`);
   return toIssue(row);
 }
 
 export async function removeIssue(db: Db, principal: Principal, id: string): Promise<void> {
   await assertStatusEditor(db, principal);
-  if (!UUID.test(id) || !(await store.deleteIssue(db, principal.realm, id)))
+  if (!isUuid(id) || !(await store.deleteIssue(db, principal.realm, id)))
     throw notFound(`status issue '${id}' not found`);
 }
