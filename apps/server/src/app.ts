@@ -12,13 +12,14 @@ import type { Database } from './db/index.ts';
 import { RealmRegistry } from './identity/realms.ts';
 import { identityRoutes } from './identity/routes.ts';
 import { builtInTokenVerifier, externalTokenVerifier, type TokenVerifier } from './identity/verify.ts';
+import { auditService } from './services/audit/routes.ts';
 import { coreService } from './services/core/routes.ts';
 import { mountService, type ServiceDefinition } from './services/mount.ts';
 import { themeService } from './services/theme/routes.ts';
 import { themeForRealm } from './services/theme/service.ts';
 import { testFixtureRoutes } from './testing/fixtures-route.ts';
 
-export const SERVICES: ServiceDefinition[] = [coreService, themeService];
+export const SERVICES: ServiceDefinition[] = [coreService, themeService, auditService];
 
 export type AppOptions = {
   config: Config;

@@ -1,8 +1,9 @@
 import createClient, { type ClientOptions } from 'openapi-fetch';
+import type { paths as AuditPaths } from './generated/audit.ts';
 import type { paths as CorePaths } from './generated/core.ts';
 import type { paths as ThemePaths } from './generated/theme.ts';
 
-export type { CorePaths, ThemePaths };
+export type { AuditPaths, CorePaths, ThemePaths };
 
 type JsonOf<Response> = Response extends { content: { 'application/json': infer Body } } ? Body : never;
 
@@ -25,4 +26,9 @@ export function createCoreClient(options: ClientOptions = {}) {
 /** Typed client of the theme service; paths carry the `/svc/theme` base. */
 export function createThemeClient(options: ClientOptions = {}) {
   return createClient<ThemePaths>(options);
+}
+
+/** Typed client of the audit service; paths carry the `/svc/audit` base. */
+export function createAuditClient(options: ClientOptions = {}) {
+  return createClient<AuditPaths>(options);
 }

@@ -181,3 +181,11 @@ export const StatusIssueCreate = Type.Object(
   { additionalProperties: false },
 );
 export type StatusIssueCreate = Static<typeof StatusIssueCreate>;
+
+export * from './core-api-keys.ts';
+export * from './core-clients.ts';
+export * from './core-groups.ts';
+export * from './core-organization-admin.ts';
+export * from './core-roles.ts';
+export * from './core-security-policies.ts';
+export * from './core-users.ts';

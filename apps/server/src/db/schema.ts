@@ -1,4 +1,5 @@
 import {
+  bigserial,
   boolean,
   index,
   integer,
@@ -10,6 +11,15 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+
+export const ROLE_KINDS = ['general', 'data', 'device'] as const;
+export type RoleKind = (typeof ROLE_KINDS)[number];
+
+/** A data role's right on a model path (and everything below it). */
+export type ModelPathPermission = { path: string; read: boolean; write: boolean };
+
+/** A device role's reach: device groups, single devices, and whether VPN access to them is allowed. */
+export type DeviceAccess = { deviceGroupIds: string[]; deviceIds: string[]; vpn: boolean };
 
 /** A role's grant as stored: Keycloak-style resource name with scopes; `INHERIT` carries it into sub-organizations. */
 export type StoredPermission = {
@@ -103,7 +113,20 @@ export const roles = pgTable(
       .references(() => organizations.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
+    /** `general` roles grant actions on resource types; `data` roles add model-path rights; `device` roles device access. */
+    kind: text('kind').$type<RoleKind>().notNull().default('general'),
     permissions: jsonb('permissions').$type<StoredPermission[]>().notNull().default([]),
+    modelPathPermissions: jsonb('model_path_permissions')
+      .$type<ModelPathPermission[]>()
+      .notNull()
+      .default([]),
+    applicationPermissionIds: jsonb('application_permission_ids').$type<string[]>().notNull().default([]),
+    deviceAccess: jsonb('device_access')
+      .$type<DeviceAccess>()
+      .notNull()
+      .default({ deviceGroupIds: [], deviceIds: [], vpn: false }),
+    /** User ids who own (may edit) the role besides administrators (spec 3 "Role: name, owners"). */
+    owners: jsonb('owners').$type<string[]>().notNull().default([]),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('roles_org_name_idx').on(t.organizationId, t.name)],
@@ -122,14 +145,19 @@ export const userRoles = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.roleId] })],
 );
 
-export const userGroups = pgTable('user_groups', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  organizationId: uuid('organization_id')
-    .notNull()
-    .references(() => organizations.id, { onDelete: 'cascade' }),
-  name: text('name').notNull(),
-  createdAt: createdAt(),
-});
+export const userGroups = pgTable(
+  'user_groups',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('user_groups_org_name_idx').on(t.organizationId, t.name)],
+);
 
 /** A group member carries a role of its own inside the group (spec 3: "members (each with a role)"). */
 export const groupMembers = pgTable(
@@ -263,4 +291,197 @@ export const statusIssues = pgTable('status_issues', {
   title: text('title').notNull(),
   date: timestamp('date', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** The catalogue of permissions applications (apps of the store, portal modules) define; roles pick from it. */
+export const applicationPermissions = pgTable('application_permissions', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull().unique(),
+  application: text('application').notNull(),
+  description: text('description').notNull().default(''),
+});
+
+/**
+ * The devices of an organization: the part identity and access administration needs (moving, security policies,
+ * refusing to delete an organization that still has devices). The devices-and-data work extends this table.
+ */
+export const devices = pgTable(
+  'devices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'restrict' }),
+    label: text('label').notNull(),
+    alias: text('alias'),
+    serialNumber: text('serial_number').notNull().default(''),
+    description: text('description').notNull().default(''),
+    tags: jsonb('tags').$type<string[]>().notNull().default([]),
+    status: text('status').notNull().default('OFFLINE'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('devices_org_idx').on(t.organizationId),
+    uniqueIndex('devices_org_label_idx').on(t.organizationId, t.label),
+  ],
+);
+
+/** What a security policy group enforces on the users and devices it is assigned to. */
+export type SecurityPolicyRules = {
+  /** CIDR ranges users may sign in from / devices may connect from; empty means anywhere. */
+  allowedIpRanges: string[];
+  requireTotp: boolean;
+  /** Longest session in minutes; 0 means the realm default. */
+  maxSessionMinutes: number;
+};
+
+/** Security policy groups of spec 3: assignable to users and devices; a group may nest other groups. */
+export const securityPolicies = pgTable(
+  'security_policies',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    parentId: uuid('parent_id'),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    rules: jsonb('rules')
+      .$type<SecurityPolicyRules>()
+      .notNull()
+      .default({ allowedIpRanges: [], requireTotp: false, maxSessionMinutes: 0 }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('security_policies_org_name_idx').on(t.organizationId, t.name),
+    index('security_policies_parent_idx').on(t.parentId),
+  ],
+);
+
+export const userSecurityPolicies = pgTable(
+  'user_security_policies',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    policyId: uuid('policy_id')
+      .notNull()
+      .references(() => securityPolicies.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.policyId] })],
+);
+
+export const deviceSecurityPolicies = pgTable(
+  'device_security_policies',
+  {
+    deviceId: uuid('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    policyId: uuid('policy_id')
+      .notNull()
+      .references(() => securityPolicies.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.policyId] })],
+);
+
+/** A token an organization hands out so devices or organizations can be moved into it. Stored as a SHA-256 hash. */
+export const importTokens = pgTable('import_tokens', {
+  tokenHash: text('token_hash').primaryKey(),
+  organizationId: uuid('organization_id')
+    .notNull()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  createdAt: createdAt(),
+});
+
+/** Personal API keys: the secret is shown once and stored as a SHA-256 hash. */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    prefix: text('prefix').notNull(),
+    secretHash: text('secret_hash').notNull().unique(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('api_keys_user_idx').on(t.userId)],
+);
+
+/** Service-account clients of an organization (machine-to-machine access); the secret is stored hashed. */
+export const serviceClients = pgTable(
+  'service_clients',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    secretHash: text('secret_hash'),
+    secretCreatedAt: timestamp('secret_created_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('service_clients_org_name_idx').on(t.organizationId, t.name)],
+);
+
+/** Every mutation of every service, for the audit log (/log). Values are stored as given and shown back inertly. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    realm: text('realm').notNull(),
+    organizationId: uuid('organization_id'),
+    actorId: uuid('actor_id'),
+    actorEmail: text('actor_email').notNull().default(''),
+    /** What happened, `{resourceType}.{verb}`, for example `roles.update`. */
+    action: text('action').notNull(),
+    resourceType: text('resource_type').notNull(),
+    resourceId: text('resource_id'),
+    resourceName: text('resource_name').notNull().default(''),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('audit_log_org_at_idx').on(t.organizationId, t.at),
+    index('audit_log_resource_idx').on(t.resourceType, t.resourceId),
+  ],
+);
+
+/** Mail waiting to be sent or kept as the record of what was sent (the outbox transport keeps everything here). */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    realm: text('realm'),
+    recipient: text('recipient').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html'),
+    attempts: integer('attempts').notNull().default(0),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('mail_outbox_recipient_idx').on(t.recipient)],
+);
+
+/** One-time links that run required actions (UPDATE_PASSWORD) without a password, as in Keycloak's action e-mails. */
+export const actionTokens = pgTable('action_tokens', {
+  tokenHash: text('token_hash').primaryKey(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  actions: jsonb('actions').$type<string[]>().notNull(),
+  redirectUri: text('redirect_uri'),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  createdAt: createdAt(),
 });

@@ -1,10 +1,16 @@
 import type { ServiceDefinition } from '../mount.ts';
 import { accountRoutes } from './account/routes.ts';
 import { agreementRoutes } from './agreements/routes.ts';
+import { apiKeyRoutes } from './api-keys/routes.ts';
+import { clientRoutes } from './clients/routes.ts';
+import { groupRoutes } from './groups/routes.ts';
 import { onboardingRoutes } from './onboarding/routes.ts';
 import { organizationRoutes } from './organizations/routes.ts';
 import { preferenceRoutes } from './preferences/routes.ts';
+import { roleRoutes } from './roles/routes.ts';
+import { securityPolicyRoutes } from './security-policies/routes.ts';
 import { statusRoutes } from './status/routes.ts';
+import { userRoutes } from './users/routes.ts';
 
 /** The core service: organizations, users and everything around a person's account. */
 export const coreService: ServiceDefinition = {
@@ -18,6 +24,12 @@ export const coreService: ServiceDefinition = {
       preferenceRoutes,
       accountRoutes,
       statusRoutes,
+      userRoutes,
+      groupRoutes,
+      roleRoutes,
+      securityPolicyRoutes,
+      apiKeyRoutes,
+      clientRoutes,
     ]) {
       await app.register(area, context);
     }

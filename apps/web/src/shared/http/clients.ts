@@ -1,4 +1,4 @@
-import { createCoreClient, createThemeClient } from '@edgeport/api-client';
+import { createAuditClient, createCoreClient, createThemeClient } from '@edgeport/api-client';
 import { HttpError } from './errors.ts';
 import { CORE_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, timedFetch } from './timed-fetch.ts';
 
@@ -6,6 +6,7 @@ import { CORE_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, timedFetch } from './timed-fetch.t
 export const coreClient = createCoreClient({ fetch: timedFetch(CORE_TIMEOUT_MS) });
 /** Core calls that spec 9 gives the default 30 s (the login-info lookup). */
 export const quickCoreClient = createCoreClient({ fetch: timedFetch(DEFAULT_TIMEOUT_MS) });
+export const auditClient = createAuditClient({ fetch: timedFetch(DEFAULT_TIMEOUT_MS) });
 export const themeClient = createThemeClient({ fetch: timedFetch(DEFAULT_TIMEOUT_MS) });
 
 export function bearer(token: string): { authorization: string } {

@@ -4,21 +4,27 @@ import { DEFAULT_LOCALE, type Locale, localeCookie } from './locales.ts';
 
 export type Translations = { [key: string]: string | Translations };
 
-const bundles = import.meta.glob<Translations>('../../locales/*.json', { import: 'default' });
+// The shell's texts live in src/locales; a feature may keep its own under src/features/<feature>/locales, each file
+// holding its own top-level keys, so features do not all edit one file.
+const bundles = import.meta.glob<Translations>(['../../locales/*.json', '../../features/*/locales/*.json'], {
+  import: 'default',
+});
 
-const FILE_OF: Record<Locale, string> = {
-  'en-US': '../../locales/en.json',
-  'de-DE': '../../locales/de.json',
-  'es-ES': '../../locales/es.json',
-  'fr-FR': '../../locales/fr.json',
-  'it-IT': '../../locales/it.json',
+const FILE_NAME: Record<Locale, string> = {
+  'en-US': 'en.json',
+  'de-DE': 'de.json',
+  'es-ES': 'es.json',
+  'fr-FR': 'fr.json',
+  'it-IT': 'it.json',
 };
 
-/** Each language is a separate chunk: only the one in use is downloaded. */
+/** Each language is a separate set of chunks: only the one in use is downloaded. */
 async function loadBundle(locale: Locale): Promise<Translations> {
-  const load = bundles[FILE_OF[locale]];
-  if (!load) throw new Error(`no translations for ${locale}`);
-  return load();
+  const loads = Object.entries(bundles)
+    .filter(([file]) => file.endsWith(`/${FILE_NAME[locale]}`))
+    .map(([, load]) => load());
+  if (loads.length === 0) throw new Error(`no translations for ${locale}`);
+  return Object.assign({}, ...(await Promise.all(loads)));
 }
 
 async function ensureBundle(locale: Locale): Promise<void> {

@@ -1,0 +1,2 @@
+// Shapes of this area (filled in as the area is built).
+export {};
