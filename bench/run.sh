@@ -30,4 +30,8 @@ node bench/support/report.ts "$work/identity-postgres.json"
 biome format --write bench/RESULTS.md >/dev/null 2>&1
 echo "bench/RESULTS.md (identity on PostgreSQL section) updated" >&2
 
+# Identity and access administration: paging and searching 10,000 users on PGlite.
+timeout --signal=TERM --kill-after=15 300 node bench/iam-users.bench.ts
+biome format --write bench/RESULTS.md >/dev/null 2>&1
+
 bash bench/web.sh

@@ -6,12 +6,14 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sql } from 'drizzle-orm';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifySchemaValidationError, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database } from './db/index.ts';
+import { answerError, refuseNulCharacters } from './http/request-guards.ts';
 import { RealmRegistry } from './identity/realms.ts';
 import { identityRoutes } from './identity/routes.ts';
 import { builtInTokenVerifier, externalTokenVerifier, type TokenVerifier } from './identity/verify.ts';
+import { type MailTransport, mailTransportFor } from './mail/transport.ts';
 import { auditService } from './services/audit/routes.ts';
 import { coreService } from './services/core/routes.ts';
 import { mountService, type ServiceDefinition } from './services/mount.ts';
@@ -21,25 +23,50 @@ import { testFixtureRoutes } from './testing/fixtures-route.ts';
 
 export const SERVICES: ServiceDefinition[] = [coreService, themeService, auditService];
 
+/** Fastify's validation message, naming the offending property where Ajv's text alone does not. */
+function validationError(errors: FastifySchemaValidationError[], dataVar: string): Error {
+  const [first] = errors;
+  if (!first) return new Error(`${dataVar} is not valid`);
+  const path = `${dataVar}${first.instancePath}`;
+  const params = first.params as { additionalProperty?: unknown; missingProperty?: unknown };
+  if (typeof params.additionalProperty === 'string')
+    return new Error(`${path} must NOT have the unknown property '${params.additionalProperty}'`);
+  return new Error(`${path} ${first.message ?? 'is not valid'}`);
+}
+
 export type AppOptions = {
   config: Config;
   database: Database;
   logger?: FastifyServerOptions['logger'];
+  /** Outgoing mail; by default the outbox table, or SMTP when `config.smtpUrl` is set. */
+  mail?: MailTransport;
 };
 
-export async function buildApp({ config, database, logger = false }: AppOptions) {
+export async function buildApp({ config, database, logger = false, mail: mailOption }: AppOptions) {
   const app = Fastify({
     logger,
     trustProxy: true,
     forceCloseConnections: 'idle',
-    ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: false } },
+    // strictNumbers off: with it, coercion turns '1e999' into Infinity and skips minimum/maximum.
+    ajv: {
+      customOptions: {
+        allErrors: false,
+        coerceTypes: 'array',
+        removeAdditional: false,
+        strictNumbers: false,
+      },
+    },
+    schemaErrorFormatter: validationError,
   }).withTypeProvider<TypeBoxTypeProvider>();
   const realms = new RealmRegistry(database.db, config);
   const verifyToken: TokenVerifier = config.oidcIssuerUrl
     ? externalTokenVerifier(config.oidcIssuerUrl)
     : builtInTokenVerifier(realms);
+  const mail = mailOption ?? mailTransportFor(config, database.db, app.log);
   let shuttingDown = false;
 
+  app.setErrorHandler(answerError);
+  app.addHook('preValidation', refuseNulCharacters);
   await app.register(cookie);
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -71,7 +98,7 @@ export async function buildApp({ config, database, logger = false }: AppOptions)
     });
   }
   await app.register(rateLimit, { global: false });
-  for (const service of SERVICES) await mountService(app, service, { config, database, verifyToken });
+  for (const service of SERVICES) await mountService(app, service, { config, database, verifyToken, mail });
 
   if (config.testFixtures) await app.register(testFixtureRoutes, { db: database.db, realms });
 
@@ -94,7 +121,7 @@ export async function buildApp({ config, database, logger = false }: AppOptions)
     shuttingDown = true;
   });
 
-  return Object.assign(app, { realms, verifyToken, markShuttingDown: () => (shuttingDown = true) });
+  return Object.assign(app, { realms, verifyToken, mail, markShuttingDown: () => (shuttingDown = true) });
 }
 
 export type App = Awaited<ReturnType<typeof buildApp>>;

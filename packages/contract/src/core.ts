@@ -33,17 +33,6 @@ export const OrganizationParams = Type.Object({
   org: Type.String({ minLength: 1, maxLength: 80, description: 'organization id or resourceId' }),
 });
 
-export const OrganizationUser = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  email: Type.String(),
-  firstName: Type.String(),
-  lastName: Type.String(),
-  enabled: Type.Boolean(),
-  passwordChangeInvitation: Type.Boolean(),
-  groupPoliciesEnabled: Type.Boolean(),
-});
-export type OrganizationUser = Static<typeof OrganizationUser>;
-
 export const RealmEntry = Type.Object({
   name: Type.String(),
   displayName: Type.String(),

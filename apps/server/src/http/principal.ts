@@ -1,6 +1,8 @@
 import { type AppAbility, buildAbility, parseRptRules } from '@edgeport/permissions';
 import type { FastifyRequest } from 'fastify';
+import type { Db } from '../db/index.ts';
 import type { TokenVerifier, VerifiedToken } from '../identity/verify.ts';
+import { API_KEY_PREFIX, apiKeyPrincipal } from '../services/core/api-keys/authentication.ts';
 import { forbidden, unauthorized } from './errors.ts';
 
 /** Who calls: the verified token, and — for an RPT — the organization it was issued for. */
@@ -9,6 +11,8 @@ export type Principal = {
   userId: string;
   token: VerifiedToken['payload'];
   organizationId: string | undefined;
+  /** Set when the caller authenticated with a personal API key instead of a token. */
+  apiKeyId?: string;
 };
 
 declare module 'fastify' {
@@ -29,11 +33,27 @@ export function organizationOfScope(scope: unknown): string | undefined {
   return /(?:^|\s)org:(\S+)/.exec(scope)?.[1];
 }
 
-export async function authenticate(request: FastifyRequest, verifyToken: TokenVerifier): Promise<Principal> {
+/**
+ * The caller of a service route: a bearer token of a realm, or a personal API key (`ep_…`), which acts like an RPT
+ * of its owner in the key's organization with the permissions their roles give now.
+ */
+export async function authenticate(
+  request: FastifyRequest,
+  verifyToken: TokenVerifier,
+  db?: Db,
+): Promise<Principal> {
   const header = request.headers.authorization;
   if (!header?.startsWith('Bearer ')) throw unauthorized();
+  const credential = header.slice(7).trim();
+  if (credential.startsWith(API_KEY_PREFIX)) {
+    const principal = db
+      ? await apiKeyPrincipal(db, credential, realmOfHost(request.headers.host))
+      : undefined;
+    if (!principal) throw unauthorized('the API key is unknown, expired or no longer valid');
+    return principal;
+  }
   try {
-    const verified = await verifyToken(header.slice(7).trim(), realmOfHost(request.headers.host));
+    const verified = await verifyToken(credential, realmOfHost(request.headers.host));
     return {
       realm: verified.realm,
       userId: verified.subject,

@@ -31,7 +31,7 @@ const STEP_PATHS: Record<Step, string> = {
   CONFIGURE_TOTP: 'configure-totp',
 };
 const PROGRESS_TTL_SECONDS = 600;
-const MIN_PASSWORD_LENGTH = 8;
+export const MIN_PASSWORD_LENGTH = 8;
 
 /** What is left to do after the password was right, kept per interaction so any server instance can continue. */
 type Progress = { accountId: string; steps: Step[]; amr: string[]; totpSecret?: string };

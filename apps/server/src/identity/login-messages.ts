@@ -30,6 +30,7 @@ type Messages = {
   errorTitle: string;
   sessionExpired: string;
   language: string;
+  linkInvalid: string;
 };
 
 export const LOGIN_MESSAGES: Record<LoginLocale, Messages> = {
@@ -63,6 +64,8 @@ export const LOGIN_MESSAGES: Record<LoginLocale, Messages> = {
     errorTitle: 'We are sorry...',
     sessionExpired: 'Your login attempt timed out. Login will start from the beginning.',
     language: 'Language',
+    linkInvalid:
+      'This link is invalid, has expired or was already used. Ask your administrator for a new one.',
   },
   de: {
     title: 'Melden Sie sich bei Ihrem Konto an',
@@ -95,6 +98,8 @@ export const LOGIN_MESSAGES: Record<LoginLocale, Messages> = {
     errorTitle: 'Es tut uns leid...',
     sessionExpired: 'Die Anmeldung ist abgelaufen. Sie beginnt von vorn.',
     language: 'Sprache',
+    linkInvalid:
+      'Dieser Link ist ungültig, abgelaufen oder wurde bereits verwendet. Bitten Sie Ihren Administrator um einen neuen.',
   },
   es: {
     title: 'Inicia sesión en tu cuenta',
@@ -126,6 +131,7 @@ export const LOGIN_MESSAGES: Record<LoginLocale, Messages> = {
     errorTitle: 'Lo sentimos...',
     sessionExpired: 'El intento de inicio de sesión ha caducado. Se empezará de nuevo.',
     language: 'Idioma',
+    linkInvalid: 'Este enlace no es válido, ha caducado o ya se ha usado. Pide uno nuevo a tu administrador.',
   },
   fr: {
     title: 'Connectez-vous à votre compte',
@@ -157,6 +163,8 @@ export const LOGIN_MESSAGES: Record<LoginLocale, Messages> = {
     errorTitle: 'Nous sommes désolés...',
     sessionExpired: 'La tentative de connexion a expiré. Elle va recommencer depuis le début.',
     language: 'Langue',
+    linkInvalid:
+      'Ce lien est invalide, a expiré ou a déjà été utilisé. Demandez-en un nouveau à votre administrateur.',
   },
   it: {
     title: 'Accedi al tuo account',
@@ -188,6 +196,8 @@ export const LOGIN_MESSAGES: Record<LoginLocale, Messages> = {
     errorTitle: 'Siamo spiacenti...',
     sessionExpired: 'Il tentativo di accesso è scaduto. Ricomincerà dall’inizio.',
     language: 'Lingua',
+    linkInvalid:
+      "Questo link non è valido, è scaduto o è già stato usato. Chiedine uno nuovo all'amministratore.",
   },
 };
 

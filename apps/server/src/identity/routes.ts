@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/index.ts';
 import { accountClaims, findAccount } from './accounts.ts';
+import { ActionTokenPages } from './action-token-page.ts';
 import { databaseAdapterFactory } from './adapter.ts';
 import { LoginFlow, type ThemeLookup } from './login-flow.ts';
 import { DEFAULT_LOGIN_THEME } from './login-page.ts';
@@ -31,6 +32,7 @@ declare module 'fastify' {
 export async function identityRoutes(app: FastifyInstance, options: IdentityOptions) {
   const { db, realms, verifyToken } = options;
   const loginFlow = new LoginFlow(db, options.themeFor ?? (async () => DEFAULT_LOGIN_THEME));
+  const actionTokenPages = new ActionTokenPages(db, options.themeFor ?? (async () => DEFAULT_LOGIN_THEME));
   const sessions = databaseAdapterFactory(db)('Session');
   const callbacks = new WeakMap<RealmRuntime, ReturnType<RealmRuntime['provider']['callback']>>();
 
@@ -62,6 +64,13 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityOpti
 
   const realmOf = (request: FastifyRequest) => request.realmRuntime as RealmRuntime;
 
+  // The link of invitation and password-change e-mails (Keycloak's execute-actions e-mail).
+  app.get('/auth/realms/:realm/login-actions/action-token', (request, reply) =>
+    actionTokenPages.show(request, reply, realmOf(request)),
+  );
+  app.post('/auth/realms/:realm/login-actions/action-token', (request, reply) =>
+    actionTokenPages.submit(request, reply, realmOf(request)),
+  );
   app.get<{ Params: RealmParams & { uid: string } }>(
     '/auth/realms/:realm/login-actions/:uid',
     (request, reply) => loginFlow.show(request, reply, realmOf(request), request.params.uid),

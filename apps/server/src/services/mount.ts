@@ -5,9 +5,16 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import { authenticate } from '../http/principal.ts';
 import type { TokenVerifier } from '../identity/verify.ts';
+import type { MailTransport } from '../mail/transport.ts';
 
 /** What every service gets from the composition root. */
-export type ServiceContext = { config: Config; database: Database; verifyToken: TokenVerifier };
+export type ServiceContext = {
+  config: Config;
+  database: Database;
+  verifyToken: TokenVerifier;
+  /** Outgoing e-mail (invitations, password changes): the outbox, or SMTP when SMTP_URL is set. */
+  mail: MailTransport;
+};
 
 export type ServiceDefinition = {
   /** Base path segment: the service answers under `/svc/{name}`. */
@@ -48,7 +55,7 @@ export async function mountService(
       });
       scope.addHook('onRequest', async (request) => {
         if (request.routeOptions.config.public) return;
-        request.principal = await authenticate(request, context.verifyToken);
+        request.principal = await authenticate(request, context.verifyToken, context.database.db);
       });
       scope.get('/docs/json', { schema: { hide: true }, config: { public: true } }, async () =>
         scope.swagger(),

@@ -47,3 +47,17 @@ describe('test-support tenant seeding', () => {
     ).resolves.toBeDefined();
   });
 });
+
+describe('test-support outbox', () => {
+  it('answers the newest mails to one address, only where the fixtures are mounted', async () => {
+    const [plain, mounted] = servers;
+    if (!plain || !mounted) throw new Error('needs the servers of the seeding tests above');
+    expect((await plain.app.inject('/test-support/outbox?recipient=mail@plant.test')).statusCode).toBe(404);
+    await mounted.app.mail.send({ to: 'Mail@Plant.test', subject: 'first', text: 'one' });
+    await mounted.app.mail.send({ to: 'mail@plant.test', subject: 'second', text: 'two' });
+    await mounted.app.mail.send({ to: 'other@plant.test', subject: 'other', text: 'three' });
+    const response = await mounted.app.inject('/test-support/outbox?recipient=mail@plant.test');
+    expect(response.statusCode).toBe(200);
+    expect(response.json().map((mail: { subject: string }) => mail.subject)).toEqual(['second', 'first']);
+  });
+});

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, Type } from 'typebox';
 import type { Db } from '../db/index.ts';
 import { REALM_NAME_PATTERN, type RealmRegistry } from '../identity/realms.ts';
+import { recentMail } from '../mail/outbox.ts';
 import { publishAgreement } from '../services/core/agreements/store.ts';
 import {
   addMember,
@@ -68,6 +69,22 @@ export const testFixtureRoutes: FastifyPluginAsyncTypebox<{ db: Db; realms: Real
     async (request, reply) => {
       return reply.code(201).send(await seedTenant(db, realms, request.body));
     },
+  );
+
+  // The newest mails to one address (invitations, password changes), newest first: browser tests follow their links.
+  app.get(
+    '/test-support/outbox',
+    { schema: { hide: true, querystring: Type.Object({ recipient: Type.String({ minLength: 3 }) }) } },
+    async (request) =>
+      (await recentMail(db, request.query.recipient)).map((mail) => ({
+        recipient: mail.recipient,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        sentAt: mail.sentAt?.toISOString() ?? null,
+        lastError: mail.lastError,
+        createdAt: mail.createdAt.toISOString(),
+      })),
   );
 };
 

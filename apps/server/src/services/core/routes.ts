@@ -3,8 +3,10 @@ import { accountRoutes } from './account/routes.ts';
 import { agreementRoutes } from './agreements/routes.ts';
 import { apiKeyRoutes } from './api-keys/routes.ts';
 import { clientRoutes } from './clients/routes.ts';
+import { deviceRoutes } from './devices/routes.ts';
 import { groupRoutes } from './groups/routes.ts';
 import { onboardingRoutes } from './onboarding/routes.ts';
+import { organizationAdminRoutes } from './organizations/admin-routes.ts';
 import { organizationRoutes } from './organizations/routes.ts';
 import { preferenceRoutes } from './preferences/routes.ts';
 import { roleRoutes } from './roles/routes.ts';
@@ -19,6 +21,8 @@ export const coreService: ServiceDefinition = {
   routes: async (app, context) => {
     for (const area of [
       organizationRoutes,
+      organizationAdminRoutes,
+      deviceRoutes,
       onboardingRoutes,
       agreementRoutes,
       preferenceRoutes,

@@ -76,16 +76,4 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<ServiceContext> = asy
     },
     async (request) => service.changeOrganization(db, principalOf(request), request.params.org, request.body),
   );
-
-  app.get(
-    '/api/v1/organizations/:org/users',
-    {
-      schema: {
-        operationId: 'getOrganizationUsers',
-        params: core.OrganizationParams,
-        response: { 200: Type.Array(core.OrganizationUser), ...errors },
-      },
-    },
-    async (request) => service.listOrganizationUsers(db, principalOf(request), request.params.org),
-  );
 };

@@ -5,6 +5,7 @@ import type { Db } from '../../../db/index.ts';
 import { forbidden, notFound } from '../../../http/errors.ts';
 import { abilityIn, type Principal, realmOfHost } from '../../../http/principal.ts';
 import { findAccount } from '../../../identity/accounts.ts';
+import { recordAudit } from '../../audit/service.ts';
 import * as store from './store.ts';
 
 export function toOrganization(row: store.OrganizationRow): core.Organization {
@@ -67,16 +68,15 @@ export async function changeOrganization(
   const org = await authorizeInOrganization(db, principal, ref, 'UPDATE', 'organizations');
   const updated = await store.updateOrganization(db, org.id, changes);
   if (!updated) throw notFound(`organization '${ref}' not found`);
+  await recordAudit(db, principal, {
+    organizationId: org.id,
+    action: 'organizations.update',
+    resourceType: 'organizations',
+    resourceId: org.id,
+    resourceName: updated.name,
+    detail: { changes, before: { name: org.name, iotEnabled: org.iotEnabled, vpnEnabled: org.vpnEnabled } },
+  });
   return toOrganization(updated);
-}
-
-export async function listOrganizationUsers(
-  db: Db,
-  principal: Principal,
-  ref: string,
-): Promise<core.OrganizationUser[]> {
-  const org = await authorizeInOrganization(db, principal, ref, 'READ', 'users');
-  return store.usersOfOrganization(db, org.id);
 }
 
 /** Realms in which the caller's email has an account, with the address to sign in there. */

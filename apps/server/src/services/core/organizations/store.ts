@@ -54,23 +54,6 @@ export async function updateOrganization(
   return row;
 }
 
-export async function usersOfOrganization(db: Db, organizationId: string) {
-  return db
-    .select({
-      id: users.id,
-      email: users.email,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      enabled: users.enabled,
-      passwordChangeInvitation: users.passwordChangeInvitation,
-      groupPoliciesEnabled: users.groupPoliciesEnabled,
-    })
-    .from(users)
-    .innerJoin(memberships, eq(memberships.userId, users.id))
-    .where(eq(memberships.organizationId, organizationId))
-    .orderBy(users.email);
-}
-
 export async function realmsWithEmail(db: Db, email: string) {
   return db
     .select({ name: realms.name, displayName: realms.displayName })

@@ -1,0 +1,49 @@
+/**
+ * Operations left out of the cross-tenant matrix because they are not about another tenant's data: they name no
+ * organization and no object of one, or the thing they name is a capability (an import token) or realm-wide. Each
+ * entry says why. The matrix test fails for an operation that is neither matrix-testable nor listed here, and for
+ * an entry that names no operation any more, so the table stays true.
+ *
+ * Exempt GET operations are still called with the caller's own values and their answers searched for the other
+ * tenant's markers (ids, tagged names, e-mails): they must answer with the caller's own data only.
+ */
+export const EXEMPT: Record<string, string> = {
+  // Public, realm- or host-level information.
+  'GET /svc/core/api/v1/instance': 'public product/version/realm of the host; no tenant data',
+  'GET /svc/core/api/v1/organizations/loginInfo': 'public: which realm a host name belongs to',
+  'GET /svc/core/api/v1/agreements/last': "public: the realm's published agreements",
+  'GET /svc/core/api/v1/status/issues': "public: the realm's status feed",
+  'GET /svc/theme/theme': 'public: the theme of the realm the host names',
+  'POST /svc/core/api/v1/organizations/selfOnBoarding':
+    'public sign-up creating a new organization and account; names no existing object',
+
+  // The caller's own account, read from the token's subject.
+  'GET /svc/core/api/v1/organizations/mine': "the caller's organizations (from the token's subject)",
+  'GET /svc/core/api/v1/organizations/mineRealms': "realms where the caller's e-mail has an account",
+  'GET /svc/core/api/v1/organizations/myIp': "the caller's own IP address",
+  'GET /svc/core/api/v1/users/mine': "the caller's own account",
+  'GET /svc/core/api/v1/account': "the caller's own account",
+  'PATCH /svc/core/api/v1/account': "changes the caller's own names/locale",
+  'DELETE /svc/core/api/v1/account/credentials/{id}':
+    "removes the caller's own OTP credential ('password'/'otp' are per-account names, not ids of others)",
+  'GET /svc/core/api/v1/userPreferences': "the caller's own preferences",
+  'POST /svc/core/api/v1/userPreferences': "saves a preference of the caller's own",
+  'GET /svc/core/api/v1/agreements/check': 'agreements the caller has not accepted yet',
+  'POST /svc/core/api/v1/agreements/accept': 'records the caller accepting realm agreements',
+
+  // Realm-wide or catalogue data, not an organization's.
+  'GET /svc/core/api/v1/applicationpermissions/all': 'the shared catalogue of application permissions',
+  'POST /svc/core/api/v1/status/issues':
+    "the realm's status feed (needs UPDATE portal); status issues belong to no organization",
+  'PUT /svc/core/api/v1/status/issues/{id}': "realm's status feed, not an organization's data",
+  'DELETE /svc/core/api/v1/status/issues/{id}': "realm's status feed, not an organization's data",
+  'GET /svc/core/api/v1/users/{name}/exists':
+    'realm-wide e-mail existence check for the invite form (accounts are realm-wide)',
+
+  // Creating something new, or organization given by the token rather than by the path.
+  'POST /svc/core/api/v1/organizations': 'creates a new top-level organization owned by the caller',
+  'GET /svc/core/api/v1/organizations/users':
+    "deep user search in the token's organization and its sub-organizations (no organization in the path)",
+  'GET /svc/core/api/v1/organizations/importToken/{token}':
+    'the import token is the capability: whoever holds it may see the organization it moves things into',
+};

@@ -1,0 +1,385 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../../src/db/index.ts';
+import {
+  apiKeys,
+  applicationPermissions,
+  auditLog,
+  deviceSecurityPolicies,
+  devices,
+  groupMembers,
+  groupRoles,
+  importTokens,
+  oidcPayloads,
+  roles,
+  securityPolicies,
+  serviceClients,
+  themes,
+  userGroups,
+  userPreferences,
+  userSecurityPolicies,
+} from '../../../src/db/schema.ts';
+import { addMember, createUser } from '../../../src/services/core/organizations/provisioning.ts';
+import { PASSWORD } from '../../support/fixtures.ts';
+
+/** The kinds of object a path parameter, query parameter or body field can name. */
+export type Kind =
+  | 'org'
+  | 'user'
+  | 'role'
+  | 'group'
+  | 'policy'
+  | 'device'
+  | 'apiKey'
+  | 'client'
+  | 'preference'
+  | 'session'
+  | 'credential'
+  | 'importToken'
+  | 'statusIssue'
+  | 'appPermission';
+
+type Named = { id: string; name: string };
+
+/** One organization's objects of every kind, so that every id-taking endpoint has an id of it to be tried with. */
+export type Tenant = {
+  label: string;
+  org: { id: string; resourceId: string; name: string; realm: string };
+  admin: { id: string; email: string };
+  /** A member (not the admin) holding the tenant's role directly and through its group, with policies assigned. */
+  user: { id: string; email: string };
+  role: Named;
+  group: Named;
+  policy: Named;
+  childPolicy: Named;
+  /** A policy with no parent, children or assignments: what `parentId` fields point at. */
+  sparePolicy: Named;
+  device: { id: string; label: string };
+  apiKey: Named & { prefix: string };
+  client: Named;
+  /** A preference of the admin (preferences are always the signed-in person's own). */
+  preference: { id: string; serviceName: string; property: string; value1: string };
+  appPermission: Named;
+  /** The sign-in session of the admin (its oidc `uid`), once the admin has signed in. */
+  sessionId: string | undefined;
+  /** A plaintext import token of the organization, when the API to create one exists. */
+  importToken: string | undefined;
+  brandName: string;
+  auditMarker: string;
+};
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/**
+ * Inserts one object of every kind into the organization (directly with Drizzle, so the harness does not depend on
+ * the endpoints under test). Every name carries a random tag so that it can be recognised in an answer.
+ */
+export async function seedTenantObjects(
+  db: Db,
+  input: {
+    label: string;
+    org: { id: string; resourceId: string; name: string; realm: string };
+    admin: { id: string; email: string };
+  },
+): Promise<Tenant> {
+  const tag = `${input.label}${randomBytes(4).toString('hex')}`;
+  const { org } = input;
+  const user = await createUser(db, {
+    realm: org.realm,
+    email: `member-${tag}@example.test`,
+    password: PASSWORD,
+    firstName: `first-${tag}`,
+    lastName: `last-${tag}`,
+  });
+  const [appPermission] = await db
+    .insert(applicationPermissions)
+    .values({
+      id: `sec.perm.${tag}`,
+      name: `sec-perm-${tag}`,
+      application: `sec-app-${tag}`,
+      description: `only roles of ${tag} grant it`,
+    })
+    .returning();
+  const [device] = await db
+    .insert(devices)
+    .values({ organizationId: org.id, label: `sec-device-${tag}`, serialNumber: `SN-${tag}` })
+    .returning();
+  const [role] = await db
+    .insert(roles)
+    .values({
+      organizationId: org.id,
+      name: `sec-role-${tag}`,
+      description: `role of ${tag}`,
+      permissions: [
+        { rsname: 'portal', scopes: ['ACCESS'] },
+        { rsname: 'devices', scopes: ['READ'] },
+      ],
+      modelPathPermissions: [{ path: `/sec/${tag}`, read: true, write: false }],
+      applicationPermissionIds: appPermission ? [appPermission.id] : [],
+      deviceAccess: { deviceGroupIds: [], deviceIds: device ? [device.id] : [], vpn: true },
+      owners: [user.id],
+    })
+    .returning();
+  if (!appPermission || !device || !role) throw new Error('seeding returned nothing');
+  await addMember(db, org.id, user.id, [role.id]);
+  const [group] = await db
+    .insert(userGroups)
+    .values({ organizationId: org.id, name: `sec-group-${tag}`, description: `group of ${tag}` })
+    .returning();
+  const [policy] = await db
+    .insert(securityPolicies)
+    .values({
+      organizationId: org.id,
+      name: `sec-policy-${tag}`,
+      description: `policy of ${tag}`,
+      rules: { allowedIpRanges: ['10.0.0.0/8'], requireTotp: false, maxSessionMinutes: 60 },
+    })
+    .returning();
+  if (!group || !policy) throw new Error('seeding returned nothing');
+  const [childPolicy] = await db
+    .insert(securityPolicies)
+    .values({ organizationId: org.id, parentId: policy.id, name: `sec-child-policy-${tag}` })
+    .returning();
+  const [sparePolicy] = await db
+    .insert(securityPolicies)
+    .values({ organizationId: org.id, name: `sec-spare-policy-${tag}` })
+    .returning();
+  await db.insert(groupMembers).values({ groupId: group.id, userId: user.id, roleId: role.id });
+  await db.insert(groupRoles).values({ groupId: group.id, roleId: role.id });
+  await db.insert(userSecurityPolicies).values({ userId: user.id, policyId: policy.id });
+  await db.insert(deviceSecurityPolicies).values({ deviceId: device.id, policyId: policy.id });
+  const prefix = `ep_${randomBytes(3).toString('hex')}`;
+  const [apiKey] = await db
+    .insert(apiKeys)
+    .values({
+      userId: user.id,
+      organizationId: org.id,
+      name: `sec-key-${tag}`,
+      prefix,
+      secretHash: sha256(`ep_${randomBytes(32).toString('base64url')}`),
+    })
+    .returning();
+  const [client] = await db
+    .insert(serviceClients)
+    .values({
+      organizationId: org.id,
+      name: `sec-client-${tag}`,
+      secretHash: sha256(randomBytes(32).toString('hex')),
+      secretCreatedAt: new Date(),
+    })
+    .returning();
+  await db.insert(importTokens).values({
+    tokenHash: sha256(randomBytes(32).toString('base64url')),
+    organizationId: org.id,
+    createdBy: input.admin.id,
+    expiresAt: new Date(Date.now() + 24 * 3600 * 1000),
+  });
+  const [preference] = await db
+    .insert(userPreferences)
+    .values({ userId: input.admin.id, serviceName: 'portal', property: `prop${tag}`, value1: `value-${tag}` })
+    .returning();
+  const brandName = `sec-brand-${tag}`;
+  await db
+    .insert(themes)
+    .values({ organizationId: org.id, brandName, primaryColor: '#123456' })
+    .onConflictDoNothing();
+  const auditMarker = `sec-audit-${tag}`;
+  await db.insert(auditLog).values({
+    realm: org.realm,
+    organizationId: org.id,
+    actorId: input.admin.id,
+    actorEmail: input.admin.email,
+    action: 'roles.update',
+    resourceType: 'roles',
+    resourceId: role.id,
+    resourceName: auditMarker,
+    detail: { marker: auditMarker },
+  });
+  if (!apiKey || !client || !childPolicy || !sparePolicy || !preference)
+    throw new Error('seeding returned nothing');
+  return {
+    label: input.label,
+    org,
+    admin: input.admin,
+    user: { id: user.id, email: user.email },
+    role: { id: role.id, name: role.name },
+    group: { id: group.id, name: group.name },
+    policy: { id: policy.id, name: policy.name },
+    childPolicy: { id: childPolicy.id, name: childPolicy.name },
+    sparePolicy: { id: sparePolicy.id, name: sparePolicy.name },
+    device: { id: device.id, label: device.label },
+    apiKey: { id: apiKey.id, name: apiKey.name, prefix: apiKey.prefix },
+    client: { id: client.id, name: client.name },
+    preference: {
+      id: preference.id,
+      serviceName: preference.serviceName,
+      property: preference.property,
+      value1: preference.value1,
+    },
+    appPermission: { id: appPermission.id, name: appPermission.name },
+    sessionId: undefined,
+    importToken: undefined,
+    brandName,
+    auditMarker,
+  };
+}
+
+/** The uid of a live sign-in session of the account (what `DELETE /account/sessions/{id}` takes). */
+export async function sessionOf(db: Db, accountId: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ uid: oidcPayloads.uid, id: oidcPayloads.id })
+    .from(oidcPayloads)
+    .where(and(eq(oidcPayloads.type, 'Session'), sql`${oidcPayloads.payload}->>'accountId' = ${accountId}`));
+  return row ? (row.uid ?? row.id) : undefined;
+}
+
+/**
+ * Strings that belong to the tenant only: ids and tagged names. If one of them shows up in an answer to another
+ * tenant (and the caller did not send it), data leaked. (Application permissions are a shared catalogue: left out.)
+ */
+export function markersOf(tenant: Tenant): string[] {
+  return [
+    tenant.org.id,
+    tenant.admin.id,
+    tenant.admin.email,
+    tenant.user.id,
+    tenant.user.email,
+    tenant.role.id,
+    tenant.role.name,
+    tenant.group.id,
+    tenant.group.name,
+    tenant.policy.id,
+    tenant.policy.name,
+    tenant.childPolicy.id,
+    tenant.childPolicy.name,
+    tenant.sparePolicy.id,
+    tenant.sparePolicy.name,
+    tenant.device.id,
+    tenant.device.label,
+    tenant.apiKey.id,
+    tenant.apiKey.name,
+    tenant.apiKey.prefix,
+    tenant.client.id,
+    tenant.client.name,
+    tenant.preference.id,
+    tenant.preference.property,
+    tenant.preference.value1,
+    tenant.brandName,
+    tenant.auditMarker,
+    ...(tenant.sessionId ? [tenant.sessionId] : []),
+  ];
+}
+
+/** Which kind an object-naming path segment stands for (`/roles/{id}` -> role). */
+const SEGMENT_KINDS: Record<string, Kind> = {
+  organizations: 'org',
+  users: 'user',
+  members: 'user',
+  username: 'user',
+  roles: 'role',
+  userGroups: 'group',
+  groups: 'group',
+  securityPolicies: 'policy',
+  devices: 'device',
+  label: 'device',
+  apiKeys: 'apiKey',
+  clients: 'client',
+  userPreferences: 'preference',
+  sessions: 'session',
+  credentials: 'credential',
+  importToken: 'importToken',
+  issues: 'statusIssue',
+  applicationpermissions: 'appPermission',
+};
+
+/** Which kind a parameter or field name stands for; undefined when it names none. */
+export function kindOfName(name: string, path: string): Kind | undefined {
+  const n = name.toLowerCase();
+  if (n === 'parentid' || n === 'parent') return path.includes('/securityPolicies') ? 'policy' : 'org';
+  if (n.includes('applicationpermission')) return 'appPermission';
+  if (n.includes('importtoken') || n === 'token') return 'importToken';
+  if (n.includes('polic')) return 'policy';
+  if (n.includes('devicegroup')) return undefined;
+  if (n.includes('device') || n === 'dev') return 'device';
+  if (n.includes('group')) return 'group';
+  if (n.includes('role')) return 'role';
+  if (n.includes('client')) return 'client';
+  if (n.includes('apikey')) return 'apiKey';
+  if (['org', 'orgid', 'organization', 'organizationid', 'organizationids'].includes(n)) return 'org';
+  if (n.includes('user') || n === 'owners' || n === 'owner' || n === 'members' || n === 'member')
+    return 'user';
+  if (n.includes('preference')) return 'preference';
+  if (n.includes('session')) return 'session';
+  return undefined;
+}
+
+/** The kind a path parameter names: by its own name, else by the segment before it. */
+export function kindOfPathParam(path: string, param: string, segment: string | undefined): Kind | undefined {
+  const generic = ['id', 'ids', 'name', 'label', 'key'];
+  if (path.includes('/userPreferences/users/')) {
+    if (param === 'user') return 'user';
+    if (param === 'service' || param === 'prop') return 'preference';
+  }
+  const byName = generic.includes(param) ? undefined : kindOfName(param, path);
+  return byName ?? (segment ? SEGMENT_KINDS[segment] : undefined);
+}
+
+/** How a path parameter names its object: by id, or by e-mail / label / preference key. */
+export function pathValue(
+  tenant: Tenant,
+  kind: Kind | undefined,
+  path: string,
+  param: string,
+  segment: string | undefined,
+): string {
+  const byName = param === 'name' || param === 'username' || segment === 'username';
+  switch (kind) {
+    case 'org':
+      return tenant.org.id;
+    case 'user':
+      // Preferences are the signed-in person's own: the admin's (the tenant's preference belongs to the admin).
+      if (path.includes('/userPreferences/users/')) return tenant.admin.email;
+      return byName ? tenant.user.email : tenant.user.id;
+    case 'role':
+      return tenant.role.id;
+    case 'group':
+      return tenant.group.id;
+    case 'policy':
+      return tenant.policy.id;
+    case 'device':
+      return param === 'label' || segment === 'label' ? tenant.device.label : tenant.device.id;
+    case 'apiKey':
+      return tenant.apiKey.id;
+    case 'client':
+      return tenant.client.id;
+    case 'preference':
+      if (param === 'service') return tenant.preference.serviceName;
+      if (param === 'prop') return tenant.preference.property;
+      return tenant.preference.id;
+    case 'session':
+      return tenant.sessionId ?? randomUUID();
+    case 'credential':
+      return 'otp';
+    case 'importToken':
+      return tenant.importToken ?? randomBytes(16).toString('hex');
+    case 'appPermission':
+      return tenant.appPermission.id;
+    default:
+      return tenant.user.id;
+  }
+}
+
+/** The value of an id-like body field or query parameter of the given kind (undefined: not id-like). */
+export function fieldValue(tenant: Tenant, name: string, path: string, caller: Tenant): string | undefined {
+  const n = name.toLowerCase();
+  if (n === 'email') return undefined;
+  const kind = kindOfName(name, path);
+  if (kind === 'importToken') return caller.importToken;
+  // The application-permission catalogue is shared by all organizations: naming an entry is no foreign reference.
+  if (kind === 'appPermission') return caller.appPermission.id;
+  if (!kind) return undefined;
+  if (kind === 'user' && (n.includes('name') || n.includes('email'))) return tenant.user.email;
+  if (kind === 'device' && n.includes('label')) return tenant.device.label;
+  if (kind === 'policy' && n.startsWith('parent')) return tenant.sparePolicy.id;
+  return pathValue(tenant, kind, path, 'id', undefined);
+}

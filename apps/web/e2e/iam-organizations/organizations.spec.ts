@@ -1,0 +1,131 @@
+import { expect, test } from '@playwright/test';
+import { collectConsoleErrors, isNetworkError } from '../support/browser.ts';
+import { expectRoute, signInAs } from '../support/portal.ts';
+import { type Permission, seedTenant } from '../support/seed.ts';
+
+const ALL_ACTIONS = ['READ', 'CREATE', 'DELETE', 'UPDATE', 'ACK', 'RESET', 'CLEAR', 'ACCESS', 'INHERIT'];
+/** An administrator whose role reaches sub-organizations (every entry carries INHERIT). */
+const ADMINISTRATOR: Permission[] = [
+  'users',
+  'usergroups',
+  'roles',
+  'devices',
+  'devicegroups',
+  'organizations',
+  'models',
+  'dashboards',
+  'products',
+  'notifications',
+  'alarms',
+  'portal',
+  'audit',
+].map((rsname) => ({ rsname, scopes: ALL_ACTIONS }));
+
+test('an administrator creates a sub-organization, switches its VPN on and deletes what may be deleted', async ({
+  page,
+  request,
+}) => {
+  const errors = collectConsoleErrors(page);
+  const tenant = await seedTenant(request, {
+    organizations: [{ key: 'org', name: 'Works', iotEnabled: true, vpnEnabled: false }],
+    users: [{ key: 'admin', memberships: [{ org: 'org', permissions: ADMINISTRATOR }] }],
+  });
+  await signInAs(page, tenant, 'admin', '/organizations');
+  await expectRoute(page, '/organizations');
+  const tree = page.getByTestId('organization-tree');
+  const works = tree.getByRole('button', { name: /^Works/ });
+  await expect(works).toHaveAttribute('aria-current', 'true');
+
+  // A new sub-organization appears in the tree, with the parent's flags (IoT on, VPN off).
+  await page.getByRole('button', { name: 'New sub-organization' }).click();
+  const create = page.getByRole('dialog', { name: 'New sub-organization of Works' });
+  await create.getByRole('textbox', { name: 'Name' }).fill('Plant North');
+  await create.getByRole('button', { name: 'Create' }).click();
+  await expect(create).toBeHidden();
+  const plant = tree.getByRole('button', { name: /^Plant North/ });
+  await expect(plant).toBeVisible();
+  await expect(plant.getByTestId('badge-iot')).toBeVisible();
+  await expect(plant.getByTestId('badge-vpn')).toHaveCount(0);
+
+  // Acting on it uses a permission token of the sub-organization (the administrator's roles carry INHERIT).
+  await plant.click();
+  await expect(page.getByTestId('organization-detail-name')).toHaveText('Plant North');
+  const vpn = page.getByRole('switch', { name: /^VPN/ });
+  await expect(vpn).not.toBeChecked();
+  await vpn.click();
+  await expect(vpn).toBeChecked();
+  await expect(plant.getByTestId('badge-vpn')).toBeVisible();
+
+  // Works has a sub-organization: the deletion is refused with the reason.
+  await works.click();
+  await expect(page.getByTestId('organization-detail-name')).toHaveText('Works');
+  await page.getByRole('button', { name: 'Delete…' }).click();
+  const confirmWorks = page.getByRole('dialog', { name: 'Delete the organization' });
+  await expect(confirmWorks).toContainText('Delete Works with its roles');
+  await confirmWorks.getByRole('button', { name: 'Delete', exact: true }).click();
+  await expect(page.getByTestId('delete-refused')).toHaveText(
+    'Works still has sub-organizations. Delete them or move them elsewhere first.',
+  );
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('delete-refused')).toBeHidden();
+  await expect(works).toBeVisible();
+
+  // The empty sub-organization is deleted after the confirmation that names it.
+  await plant.click();
+  await expect(page.getByTestId('organization-detail-name')).toHaveText('Plant North');
+  await page.getByRole('button', { name: 'Delete…' }).click();
+  const confirmPlant = page.getByRole('dialog', { name: 'Delete the organization' });
+  await expect(confirmPlant).toContainText('Delete Plant North with its roles');
+  await confirmPlant.getByRole('button', { name: 'Delete', exact: true }).click();
+  await expect(plant).toHaveCount(0);
+  await expect(page.getByTestId('organization-detail-name')).toHaveText('Works');
+
+  expect(errors.filter((error) => !isNetworkError(error, [409]))).toEqual([]);
+});
+
+test('security policy groups and service clients of the organization', async ({ page, request }) => {
+  const errors = collectConsoleErrors(page);
+  const tenant = await seedTenant(request, {
+    organizations: [{ key: 'org', name: 'Works' }],
+    users: [{ key: 'admin', memberships: [{ org: 'org', permissions: ADMINISTRATOR }] }],
+  });
+  await signInAs(page, tenant, 'admin', '/organizations');
+  await expect(page.getByTestId('organization-detail-name')).toHaveText('Works');
+
+  await page.getByRole('tab', { name: 'Security policy groups' }).click();
+  await expect(page.getByTestId('table-empty')).toBeVisible();
+  await page.getByRole('button', { name: 'New group' }).click();
+  const editor = page.getByRole('dialog', { name: 'New security policy group' });
+  await editor.getByRole('textbox', { name: 'Name' }).fill('Office only');
+  const ranges = editor.getByRole('textbox', { name: 'Allowed address ranges' });
+  await ranges.fill('10.0.0.0/8\nnot-an-address');
+  await editor.getByRole('button', { name: 'Save' }).click();
+  await expect(editor.getByText('Not an address or range: not-an-address')).toBeVisible();
+  await ranges.fill('10.0.0.0/8\n2001:db8::/32');
+  await editor.getByRole('switch', { name: /^Require two-factor/ }).click();
+  await editor.getByRole('button', { name: 'Save' }).click();
+  await expect(editor).toBeHidden();
+  const policies = page.getByRole('table', { name: 'Security policy groups' });
+  await expect(policies.getByRole('row', { name: /Office only/ })).toContainText('2 address ranges');
+  await expect(policies.getByRole('row', { name: /Office only/ })).toContainText('Two-factor');
+
+  await page.getByRole('tab', { name: 'Service clients' }).click();
+  await page.getByRole('button', { name: 'New client' }).click();
+  const newClient = page.getByRole('dialog', { name: 'New service client' });
+  await newClient.getByRole('textbox', { name: 'Name' }).fill('SCADA bridge');
+  await newClient.getByRole('button', { name: 'Create' }).click();
+  const clients = page.getByRole('table', { name: 'Service clients' });
+  const row = clients.getByRole('row', { name: /SCADA bridge/ });
+  await expect(row).toContainText('No secret yet');
+  await row.getByRole('button', { name: 'Generate secret' }).click();
+  const secret = page.getByTestId('client-secret');
+  await expect(secret).toHaveText(/^[A-Za-z0-9_-]{43}$/);
+  await page
+    .getByRole('dialog', { name: 'Secret of SCADA bridge' })
+    .getByRole('button', { name: 'Close' })
+    .first()
+    .click();
+  await expect(row).toContainText('Secret since');
+
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,205 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  Group as Row,
+  Stack,
+  Text,
+  Title,
+  UnstyledButton,
+  VisuallyHidden,
+} from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ColumnDef } from '@tanstack/react-table';
+import { useCallback, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { SectionTabs } from '../../app/routing/section-tabs.tsx';
+import { useOrganizationApi } from '../../app/use-organization-api.ts';
+import { DataTable, usePageRequest } from '../../shared/ui/DataTable.tsx';
+import { deleteGroup, fetchGroups, type Group } from './api.ts';
+import { GroupDrawer } from './GroupDrawer.tsx';
+import { GroupFormModal } from './GroupFormModal.tsx';
+import { groupFailure } from './messages.ts';
+
+/** Spec 2 /permission/groups: the organization's user groups; a group opens in a drawer with members and roles. */
+export default function GroupsPage() {
+  const { t } = useTranslation();
+  const { organization, ability, token } = useOrganizationApi();
+  const queryClient = useQueryClient();
+  const [params, setParams] = useSearchParams();
+  const openGroupId = params.get('group');
+  const [request, setRequest] = usePageRequest({ sort: 'name', order: 'asc' });
+  const [editing, setEditing] = useState<Group | 'new' | null>(null);
+  const canRead = ability.can('READ', 'usergroups');
+  const canUpdate = ability.can('UPDATE', 'usergroups');
+  const canDelete = ability.can('DELETE', 'usergroups');
+
+  const groups = useQuery({
+    queryKey: ['iam-groups', organization.id, 'list', request],
+    queryFn: async ({ signal }) => fetchGroups(await token(), organization.id, request, signal),
+    placeholderData: keepPreviousData,
+    enabled: canRead,
+  });
+
+  const openGroup = useCallback(
+    (id: string | null) => {
+      const next = new URLSearchParams(params);
+      if (id) next.set('group', id);
+      else next.delete('group');
+      setParams(next, { replace: true });
+    },
+    [params, setParams],
+  );
+
+  const columns = useMemo<ColumnDef<Group>[]>(() => {
+    const remove = async (group: Group) => {
+      try {
+        await deleteGroup(await token(), organization.id, group.id);
+        notifications.show({ color: 'green', message: t('iamGroups.delete.done', { name: group.name }) });
+      } catch (error) {
+        notifications.show({
+          color: 'red',
+          title: t('iamGroups.delete.failed'),
+          message: groupFailure(t, 'delete', error),
+        });
+      } finally {
+        await queryClient.invalidateQueries({ queryKey: ['iam-groups', organization.id] });
+        await queryClient.invalidateQueries({ queryKey: ['iam-roles', organization.id] });
+      }
+    };
+    const confirmDelete = (group: Group) =>
+      modals.openConfirmModal({
+        title: t('iamGroups.delete.title'),
+        children: (
+          <Text size="sm">
+            {t('iamGroups.delete.confirm', { name: group.name, count: group.memberCount })}
+          </Text>
+        ),
+        labels: { confirm: t('iamGroups.delete.action'), cancel: t('common.cancel') },
+        confirmProps: { color: 'red' },
+        onConfirm: () => void remove(group),
+      });
+
+    return [
+      {
+        id: 'name',
+        header: t('iamGroups.columns.name'),
+        cell: ({ row }) => (
+          <UnstyledButton
+            onClick={() => openGroup(row.original.id)}
+            fw={500}
+            c="var(--mantine-primary-color-filled)"
+            aria-label={t('iamGroups.open', { name: row.original.name })}
+          >
+            {row.original.name}
+          </UnstyledButton>
+        ),
+      },
+      {
+        id: 'description',
+        header: t('iamGroups.columns.description'),
+        cell: ({ row }) => (
+          <Text size="sm" lineClamp={2}>
+            {row.original.description}
+          </Text>
+        ),
+      },
+      {
+        id: 'memberCount',
+        header: t('iamGroups.columns.members'),
+        cell: ({ row }) => row.original.memberCount,
+      },
+      {
+        id: 'roles',
+        header: t('iamGroups.columns.roles'),
+        enableSorting: false,
+        cell: ({ row }) =>
+          row.original.roles.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              {t('iamGroups.noRoles')}
+            </Text>
+          ) : (
+            <Row gap={4}>
+              {row.original.roles.map((role) => (
+                <Badge key={role.id} variant="light" tt="none">
+                  {role.name}
+                </Badge>
+              ))}
+            </Row>
+          ),
+      },
+      {
+        id: 'actions',
+        header: () => <VisuallyHidden>{t('iamGroups.columns.actions')}</VisuallyHidden>,
+        enableSorting: false,
+        cell: ({ row }) => (
+          <Row gap="xs" wrap="nowrap" justify="flex-end">
+            {canUpdate && (
+              <Button
+                size="compact-sm"
+                variant="subtle"
+                onClick={() => setEditing(row.original)}
+                aria-label={t('iamGroups.edit', { name: row.original.name })}
+              >
+                {t('iamGroups.editShort')}
+              </Button>
+            )}
+            {canDelete && (
+              <Button
+                size="compact-sm"
+                variant="subtle"
+                color="red"
+                onClick={() => confirmDelete(row.original)}
+                aria-label={t('iamGroups.delete.label', { name: row.original.name })}
+              >
+                {t('iamGroups.delete.action')}
+              </Button>
+            )}
+          </Row>
+        ),
+      },
+    ];
+  }, [t, canUpdate, canDelete, organization.id, token, queryClient, openGroup]);
+
+  return (
+    <Stack gap="md" p="md" data-testid="groups-page">
+      <Title order={1} size="h2">
+        {t('iamGroups.title')}
+      </Title>
+      <SectionTabs section="permission" />
+      <Text c="dimmed" size="sm">
+        {t('iamGroups.intro')}
+      </Text>
+      {canRead ? (
+        <DataTable<Group>
+          label={t('iamGroups.tableLabel')}
+          columns={columns}
+          request={request}
+          onRequestChange={setRequest}
+          result={groups.data}
+          isPending={groups.isFetching}
+          error={groups.error}
+          onRetry={() => void groups.refetch()}
+          rowId={(row) => row.id}
+          empty={
+            <Text c="dimmed" ta="center">
+              {request.search ? t('iamGroups.emptySearch') : t('iamGroups.empty')}
+            </Text>
+          }
+          toolbar={
+            ability.can('CREATE', 'usergroups') ? (
+              <Button onClick={() => setEditing('new')}>{t('iamGroups.newGroup')}</Button>
+            ) : null
+          }
+        />
+      ) : (
+        <Alert color="yellow">{t('iamGroups.noAccess')}</Alert>
+      )}
+      <GroupFormModal group={editing} onClose={() => setEditing(null)} />
+      <GroupDrawer groupId={canRead ? openGroupId : null} onClose={() => openGroup(null)} />
+    </Stack>
+  );
+}

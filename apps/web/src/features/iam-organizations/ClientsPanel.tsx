@@ -1,0 +1,268 @@
+import { Alert, Button, Code, Group, Modal, Stack, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ColumnDef } from '@tanstack/react-table';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { DataTable, usePageRequest } from '../../shared/ui/DataTable.tsx';
+import {
+  type ClientSecret,
+  createClient,
+  deleteClient,
+  fetchClients,
+  regenerateClientSecret,
+  type ServiceClient,
+} from './api.ts';
+import { commonFailure, saveFailure } from './messages.ts';
+import { SecretReveal } from './SecretReveal.tsx';
+import type { ScopedAccess } from './scoped-access.ts';
+
+/** Service-account clients of the organization: machine access with a secret that is shown once. */
+export function ClientsPanel({ access }: { access: ScopedAccess }) {
+  const { t, i18n } = useTranslation();
+  const queryClient = useQueryClient();
+  const org = access.organization.id;
+  const [request, setRequest] = usePageRequest({ sort: 'name', order: 'asc', pageSize: 25 });
+  const [creating, setCreating] = useState(false);
+  const [revealed, setRevealed] = useState<{ client: ServiceClient; secret: ClientSecret }>();
+  const canUpdate = access.ability.can('UPDATE', 'organizations');
+  const list = useQuery({
+    queryKey: ['iam-organizations', org, 'clients', request],
+    queryFn: async ({ signal }) => fetchClients(await access.token(), org, request, signal),
+    placeholderData: keepPreviousData,
+  });
+  const refresh = useCallback(
+    () => queryClient.invalidateQueries({ queryKey: ['iam-organizations', org, 'clients'] }),
+    [queryClient, org],
+  );
+
+  const columns = useMemo<ColumnDef<ServiceClient>[]>(() => {
+    const date = (iso: string) =>
+      new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(
+        new Date(iso),
+      );
+    const generate = async (client: ServiceClient) => {
+      try {
+        const secret = await regenerateClientSecret(await access.token(), org, client.id);
+        setRevealed({ client, secret });
+      } catch (error) {
+        notifications.show({
+          color: 'red',
+          title: t('iamOrganizations.clients.secretFailed'),
+          message: commonFailure(t, error),
+        });
+      } finally {
+        await refresh();
+      }
+    };
+    const askGenerate = (client: ServiceClient) => {
+      if (!client.hasSecret) {
+        void generate(client);
+        return;
+      }
+      modals.openConfirmModal({
+        title: t('iamOrganizations.clients.replaceTitle'),
+        children: (
+          <Text size="sm">{t('iamOrganizations.clients.replaceConfirm', { name: client.name })}</Text>
+        ),
+        labels: { confirm: t('iamOrganizations.clients.replace'), cancel: t('common.cancel') },
+        confirmProps: { color: 'orange' },
+        onConfirm: () => void generate(client),
+      });
+    };
+    const confirmDelete = (client: ServiceClient) =>
+      modals.openConfirmModal({
+        title: t('iamOrganizations.clients.deleteTitle'),
+        children: <Text size="sm">{t('iamOrganizations.clients.deleteConfirm', { name: client.name })}</Text>,
+        labels: { confirm: t('iamOrganizations.clients.delete'), cancel: t('common.cancel') },
+        confirmProps: { color: 'red' },
+        onConfirm: async () => {
+          try {
+            await deleteClient(await access.token(), org, client.id);
+            notifications.show({
+              color: 'green',
+              message: t('iamOrganizations.clients.deleted', { name: client.name }),
+            });
+          } catch (error) {
+            notifications.show({
+              color: 'red',
+              title: t('iamOrganizations.clients.deleteFailed'),
+              message: commonFailure(t, error),
+            });
+          } finally {
+            await refresh();
+          }
+        },
+      });
+    return [
+      {
+        id: 'name',
+        header: t('iamOrganizations.clients.columns.name'),
+        cell: ({ row }) => (
+          <Text size="sm" fw={500}>
+            {row.original.name}
+          </Text>
+        ),
+      },
+      {
+        id: 'clientId',
+        header: t('iamOrganizations.clients.columns.clientId'),
+        enableSorting: false,
+        cell: ({ row }) => <Code>{row.original.clientId}</Code>,
+      },
+      {
+        id: 'secret',
+        header: t('iamOrganizations.clients.columns.secret'),
+        enableSorting: false,
+        cell: ({ row }) => (
+          <Text size="sm" c="dimmed">
+            {row.original.secretCreatedAt
+              ? t('iamOrganizations.clients.secretSince', { date: date(row.original.secretCreatedAt) })
+              : t('iamOrganizations.clients.noSecret')}
+          </Text>
+        ),
+      },
+      {
+        id: 'actions',
+        header: () => <VisuallyHidden>{t('iamOrganizations.clients.columns.actions')}</VisuallyHidden>,
+        enableSorting: false,
+        cell: ({ row }) =>
+          canUpdate && (
+            <Group gap="xs" wrap="nowrap" justify="flex-end">
+              <Button size="compact-sm" variant="subtle" onClick={() => askGenerate(row.original)}>
+                {t('iamOrganizations.clients.generate')}
+              </Button>
+              <Button
+                size="compact-sm"
+                variant="subtle"
+                color="red"
+                onClick={() => confirmDelete(row.original)}
+              >
+                {t('iamOrganizations.clients.delete')}
+              </Button>
+            </Group>
+          ),
+      },
+    ];
+  }, [t, i18n.language, canUpdate, access, org, refresh]);
+
+  return (
+    <>
+      <DataTable
+        label={t('iamOrganizations.clients.table')}
+        columns={columns}
+        request={request}
+        onRequestChange={setRequest}
+        result={list.data}
+        isPending={list.isPending}
+        error={list.error}
+        onRetry={() => void list.refetch()}
+        rowId={(client) => client.id}
+        empty={
+          <Text size="sm" c="dimmed">
+            {canUpdate ? t('iamOrganizations.clients.emptyCreate') : t('iamOrganizations.clients.empty')}
+          </Text>
+        }
+        toolbar={
+          canUpdate && <Button onClick={() => setCreating(true)}>{t('iamOrganizations.clients.new')}</Button>
+        }
+      />
+      <CreateClientModal
+        opened={creating}
+        access={access}
+        onClose={() => setCreating(false)}
+        onCreated={() => void refresh()}
+      />
+      <Modal
+        opened={revealed !== undefined}
+        onClose={() => setRevealed(undefined)}
+        title={revealed ? t('iamOrganizations.clients.secretTitle', { name: revealed.client.name }) : ''}
+        size="lg"
+      >
+        {revealed && (
+          <Stack gap="sm">
+            <SecretReveal
+              label={t('iamOrganizations.clients.secretLabel')}
+              value={revealed.secret.secret}
+              note={t('iamOrganizations.clients.clientIdNote', { clientId: revealed.secret.clientId })}
+              testId="client-secret"
+            />
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setRevealed(undefined)}>
+                {t('common.close')}
+              </Button>
+            </Group>
+          </Stack>
+        )}
+      </Modal>
+    </>
+  );
+}
+
+type CreateProps = { opened: boolean; access: ScopedAccess; onClose: () => void; onCreated: () => void };
+
+function CreateClientModal({ opened, access, onClose, onCreated }: CreateProps) {
+  const { t } = useTranslation();
+  const [failure, setFailure] = useState<string>();
+  const form = useForm<{ name: string }>({ defaultValues: { name: '' } });
+  const { reset } = form;
+
+  useEffect(() => {
+    if (opened) {
+      reset({ name: '' });
+      setFailure(undefined);
+    }
+  }, [opened, reset]);
+
+  const submit = form.handleSubmit(async ({ name }) => {
+    setFailure(undefined);
+    try {
+      const client = await createClient(await access.token(), access.organization.id, name.trim());
+      notifications.show({
+        color: 'green',
+        message: t('iamOrganizations.clients.created', { name: client.name }),
+      });
+      onCreated();
+      onClose();
+    } catch (error) {
+      setFailure(saveFailure(t, error));
+    }
+  });
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={t('iamOrganizations.clients.newTitle')}>
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <Stack gap="sm">
+          <TextInput
+            label={t('iamOrganizations.clients.name')}
+            required
+            data-autofocus
+            maxLength={120}
+            error={form.formState.errors.name?.message}
+            {...form.register('name', {
+              validate: (value) => (value.trim() ? true : t('iamOrganizations.validation.nameRequired')),
+            })}
+          />
+          <Text size="xs" c="dimmed">
+            {t('iamOrganizations.clients.createHint')}
+          </Text>
+          {failure && (
+            <Alert color="red" role="alert">
+              {failure}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" loading={form.formState.isSubmitting}>
+              {t('iamOrganizations.clients.create')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
