@@ -115,6 +115,18 @@ describe('listing members: paging, search, sort', () => {
     expect(found.items[0].email).toBe('member08@list.test');
     const byLast = (await call('GET', `${base(listOrg.id)}?search=last0`, listRpt)).json();
     expect(byLast.items.map((item: { firstName: string }) => item.firstName)).toEqual(['Hugo']);
+    const beyond = (
+      await call('GET', `${base(listOrg.id)}?search=list.test&page=5&pageSize=4`, listRpt)
+    ).json();
+    expect(beyond).toMatchObject({ items: [], total: 10, page: 5 });
+    const searchedPage = (
+      await call('GET', `${base(listOrg.id)}?search=LIST.test&page=2&pageSize=4`, listRpt)
+    ).json();
+    expect(searchedPage.total).toBe(10);
+    expect(searchedPage.items.map((item: { email: string }) => item.email)).toEqual([
+      'member08@list.test',
+      'member09@list.test',
+    ]);
     // LIKE wildcards are searched as text.
     expect((await call('GET', `${base(listOrg.id)}?search=%25`, listRpt)).json().total).toBe(0);
   });
