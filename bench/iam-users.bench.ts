@@ -49,7 +49,10 @@ const SCENARIOS: Scenario[] = [
   { name: 'first page (50, by e-mail)', query: { page: '0', pageSize: '50' } },
   { name: 'middle page (page 100 of 200)', query: { page: '100', pageSize: '50' } },
   { name: 'last page', query: { page: String(Math.floor(USERS / 50)), pageSize: '50' } },
-  { name: 'sorted by last name, descending', query: { page: '10', pageSize: '50', sort: 'lastName', order: 'desc' } },
+  {
+    name: 'sorted by last name, descending',
+    query: { page: '10', pageSize: '50', sort: 'lastName', order: 'desc' },
+  },
   { name: 'search "user12" (111 matches)', query: { page: '0', pageSize: '50', search: 'user12' } },
   { name: 'search by name "Miller"', query: { page: '1', pageSize: '50', search: 'Miller' } },
   { name: 'search with no match', query: { page: '0', pageSize: '50', search: 'nobody-here' } },
@@ -80,7 +83,10 @@ try {
   await db.execute(sql`
     insert into users (realm, email, first_name, last_name)
     select ${REALM}, 'user' || g || '@bench.test', 'First' || g,
-      (array[${sql.join(lastNames.map((name) => sql`${name}`), sql`, `)}])[1 + g % ${lastNames.length}]
+      (array[${sql.join(
+        lastNames.map((name) => sql`${name}`),
+        sql`, `,
+      )}])[1 + g % ${lastNames.length}]
     from generate_series(1, ${USERS}) g`);
   await db.execute(sql`
     insert into memberships (organization_id, user_id)
@@ -126,7 +132,12 @@ try {
           res.on('end', () => {
             const clientMs = performance.now() - started;
             const body = JSON.parse(Buffer.concat(chunks).toString()) as { total?: number };
-            resolve({ status: res.statusCode ?? 0, clientMs, serverMs: serverTimes.get(id) ?? Number.NaN, total: body.total ?? -1 });
+            resolve({
+              status: res.statusCode ?? 0,
+              clientMs,
+              serverMs: serverTimes.get(id) ?? Number.NaN,
+              total: body.total ?? -1,
+            });
           });
         },
       );
