@@ -44,7 +44,8 @@ async function startServer(dataDir: string, port: number): Promise<Running> {
   child.stdout
     ?.setEncoding('utf8')
     .on('data', (chunk: string) => lines.push(...chunk.split('\n').filter(Boolean)));
-  for (let attempt = 0; attempt < 100; attempt++) {
+  // Up to 30 s: a first start creates the database, and a busy 2-core machine makes that slow.
+  for (let attempt = 0; attempt < 300; attempt++) {
     const status = await get(port, '/readyz').then(
       (r) => r.status,
       () => 0,
@@ -119,7 +120,7 @@ describe('the server process', () => {
     const secondExited = once(second.child, 'exit');
     second.child.kill('SIGTERM');
     expect((await secondExited)[0]).toBe(0);
-  }, 60_000);
+  }, 120_000);
 
   it('refuses a bad configuration with a clear message', async () => {
     const child = spawn(process.execPath, [entry], {

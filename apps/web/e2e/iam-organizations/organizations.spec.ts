@@ -1,25 +1,11 @@
+import { ACTIONS, RESOURCE_TYPES } from '@edgeport/permissions';
 import { expect, test } from '@playwright/test';
 import { collectConsoleErrors, isNetworkError } from '../support/browser.ts';
 import { expectRoute, signInAs } from '../support/portal.ts';
 import { type Permission, seedTenant } from '../support/seed.ts';
 
-const ALL_ACTIONS = ['READ', 'CREATE', 'DELETE', 'UPDATE', 'ACK', 'RESET', 'CLEAR', 'ACCESS', 'INHERIT'];
 /** An administrator whose role reaches sub-organizations (every entry carries INHERIT). */
-const ADMINISTRATOR: Permission[] = [
-  'users',
-  'usergroups',
-  'roles',
-  'devices',
-  'devicegroups',
-  'organizations',
-  'models',
-  'dashboards',
-  'products',
-  'notifications',
-  'alarms',
-  'portal',
-  'audit',
-].map((rsname) => ({ rsname, scopes: ALL_ACTIONS }));
+const ADMINISTRATOR: Permission[] = RESOURCE_TYPES.map((rsname) => ({ rsname, scopes: [...ACTIONS] }));
 
 test('an administrator creates a sub-organization, switches its VPN on and deletes what may be deleted', async ({
   page,

@@ -10,7 +10,6 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
@@ -18,6 +17,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
+import { confirmDanger } from '../../shared/ui/confirm.tsx';
 import { DataTable, usePageRequest } from '../../shared/ui/DataTable.tsx';
 import {
   fetchMembers,
@@ -78,15 +78,10 @@ export function GroupMembers({ group, roleOptions }: Props) {
       }
     };
     const remove = (member: Member) =>
-      modals.openConfirmModal({
+      confirmDanger({
         title: t('iamGroups.members.removeTitle'),
-        children: (
-          <Text size="sm">
-            {t('iamGroups.members.removeConfirm', { email: member.email, group: group.name })}
-          </Text>
-        ),
-        labels: { confirm: t('iamGroups.members.remove'), cancel: t('common.cancel') },
-        confirmProps: { color: 'red' },
+        message: t('iamGroups.members.removeConfirm', { email: member.email, group: group.name }),
+        confirmLabel: t('iamGroups.members.remove'),
         onConfirm: async () => {
           try {
             await removeMember(await token(), organization.id, group.id, member.userId);

@@ -11,12 +11,12 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
+import { confirmDanger } from '../../shared/ui/confirm.tsx';
 import { addGroupRoles, type Group, type RoleOption, removeGroupRoles } from './api.ts';
 import { useRefreshGroups } from './GroupMembers.tsx';
 import { groupFailure } from './messages.ts';
@@ -51,13 +51,10 @@ export function GroupRoles({ group, roleOptions, roleOptionsFailed }: Props) {
   });
 
   const remove = (role: { id: string; name: string }) =>
-    modals.openConfirmModal({
+    confirmDanger({
       title: t('iamGroups.roles.removeTitle'),
-      children: (
-        <Text size="sm">{t('iamGroups.roles.removeConfirm', { role: role.name, group: group.name })}</Text>
-      ),
-      labels: { confirm: t('iamGroups.roles.remove'), cancel: t('common.cancel') },
-      confirmProps: { color: 'red' },
+      message: t('iamGroups.roles.removeConfirm', { role: role.name, group: group.name }),
+      confirmLabel: t('iamGroups.roles.remove'),
       onConfirm: async () => {
         try {
           await removeGroupRoles(await token(), organization.id, group.id, [role.id]);

@@ -1,15 +1,4 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Group as Row,
-  Stack,
-  Text,
-  Title,
-  UnstyledButton,
-  VisuallyHidden,
-} from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { Alert, Badge, Button, Group as Row, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
@@ -18,7 +7,9 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { SectionTabs } from '../../app/routing/section-tabs.tsx';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
+import { confirmDanger } from '../../shared/ui/confirm.tsx';
 import { DataTable, usePageRequest } from '../../shared/ui/DataTable.tsx';
+import { RowLinkButton } from '../../shared/ui/RowLinkButton.tsx';
 import { deleteGroup, fetchGroups, type Group } from './api.ts';
 import { GroupDrawer } from './GroupDrawer.tsx';
 import { GroupFormModal } from './GroupFormModal.tsx';
@@ -71,16 +62,11 @@ export default function GroupsPage() {
       }
     };
     const confirmDelete = (group: Group) =>
-      modals.openConfirmModal({
+      confirmDanger({
         title: t('iamGroups.delete.title'),
-        children: (
-          <Text size="sm">
-            {t('iamGroups.delete.confirm', { name: group.name, count: group.memberCount })}
-          </Text>
-        ),
-        labels: { confirm: t('iamGroups.delete.action'), cancel: t('common.cancel') },
-        confirmProps: { color: 'red' },
-        onConfirm: () => void remove(group),
+        message: t('iamGroups.delete.confirm', { name: group.name, count: group.memberCount }),
+        confirmLabel: t('iamGroups.delete.action'),
+        onConfirm: () => remove(group),
       });
 
     return [
@@ -88,14 +74,12 @@ export default function GroupsPage() {
         id: 'name',
         header: t('iamGroups.columns.name'),
         cell: ({ row }) => (
-          <UnstyledButton
+          <RowLinkButton
             onClick={() => openGroup(row.original.id)}
-            fw={500}
-            c="var(--mantine-primary-color-filled)"
-            aria-label={t('iamGroups.open', { name: row.original.name })}
+            label={t('iamGroups.open', { name: row.original.name })}
           >
             {row.original.name}
-          </UnstyledButton>
+          </RowLinkButton>
         ),
       },
       {

@@ -1,11 +1,11 @@
-import { Alert, Button, Code, Group, Modal, Stack, Text, TextInput, VisuallyHidden } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { Button, Code, Group, Modal, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { confirmDanger } from '../../shared/ui/confirm.tsx';
 import { DataTable, usePageRequest } from '../../shared/ui/DataTable.tsx';
 import {
   type ClientSecret,
@@ -15,7 +15,9 @@ import {
   regenerateClientSecret,
   type ServiceClient,
 } from './api.ts';
+import { ModalFooter } from './ModalFooter.tsx';
 import { commonFailure, saveFailure } from './messages.ts';
+import { NameInput, nameRules } from './NameInput.tsx';
 import { SecretReveal } from './SecretReveal.tsx';
 import type { ScopedAccess } from './scoped-access.ts';
 
@@ -62,22 +64,19 @@ export function ClientsPanel({ access }: { access: ScopedAccess }) {
         void generate(client);
         return;
       }
-      modals.openConfirmModal({
+      confirmDanger({
         title: t('iamOrganizations.clients.replaceTitle'),
-        children: (
-          <Text size="sm">{t('iamOrganizations.clients.replaceConfirm', { name: client.name })}</Text>
-        ),
-        labels: { confirm: t('iamOrganizations.clients.replace'), cancel: t('common.cancel') },
-        confirmProps: { color: 'orange' },
-        onConfirm: () => void generate(client),
+        message: t('iamOrganizations.clients.replaceConfirm', { name: client.name }),
+        confirmLabel: t('iamOrganizations.clients.replace'),
+        color: 'orange',
+        onConfirm: () => generate(client),
       });
     };
     const confirmDelete = (client: ServiceClient) =>
-      modals.openConfirmModal({
+      confirmDanger({
         title: t('iamOrganizations.clients.deleteTitle'),
-        children: <Text size="sm">{t('iamOrganizations.clients.deleteConfirm', { name: client.name })}</Text>,
-        labels: { confirm: t('iamOrganizations.clients.delete'), cancel: t('common.cancel') },
-        confirmProps: { color: 'red' },
+        message: t('iamOrganizations.clients.deleteConfirm', { name: client.name }),
+        confirmLabel: t('iamOrganizations.clients.delete'),
         onConfirm: async () => {
           try {
             await deleteClient(await access.token(), org, client.id);
@@ -235,32 +234,20 @@ function CreateClientModal({ opened, access, onClose, onCreated }: CreateProps) 
     <Modal opened={opened} onClose={onClose} title={t('iamOrganizations.clients.newTitle')}>
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Stack gap="sm">
-          <TextInput
+          <NameInput
             label={t('iamOrganizations.clients.name')}
-            required
-            data-autofocus
-            maxLength={120}
             error={form.formState.errors.name?.message}
-            {...form.register('name', {
-              validate: (value) => (value.trim() ? true : t('iamOrganizations.validation.nameRequired')),
-            })}
+            {...form.register('name', nameRules(t))}
           />
           <Text size="xs" c="dimmed">
             {t('iamOrganizations.clients.createHint')}
           </Text>
-          {failure && (
-            <Alert color="red" role="alert">
-              {failure}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={form.formState.isSubmitting}>
-              {t('iamOrganizations.clients.create')}
-            </Button>
-          </Group>
+          <ModalFooter
+            failure={failure}
+            onCancel={onClose}
+            submitLabel={t('iamOrganizations.clients.create')}
+            loading={form.formState.isSubmitting}
+          />
         </Stack>
       </form>
     </Modal>

@@ -1,10 +1,12 @@
-import { Alert, Button, Checkbox, Group, Modal, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Checkbox, Modal, Stack, Switch, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { createSubOrganization } from './api.ts';
+import { ModalFooter } from './ModalFooter.tsx';
 import { commonFailure } from './messages.ts';
+import { NameInput, nameRules } from './NameInput.tsx';
 import type { ScopedAccess } from './scoped-access.ts';
 
 type Values = { name: string; iotEnabled: boolean; vpnEnabled: boolean; addDefaultRoles: boolean };
@@ -65,15 +67,10 @@ export function CreateSubOrganizationModal({ opened, onClose, access, onCreated 
     >
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Stack gap="sm">
-          <TextInput
+          <NameInput
             label={t('iamOrganizations.create.name')}
-            required
-            data-autofocus
-            maxLength={120}
             error={form.formState.errors.name?.message}
-            {...form.register('name', {
-              validate: (value) => (value.trim() ? true : t('iamOrganizations.validation.nameRequired')),
-            })}
+            {...form.register('name', nameRules(t))}
           />
           <Controller
             control={form.control}
@@ -112,19 +109,12 @@ export function CreateSubOrganizationModal({ opened, onClose, access, onCreated 
           <Text size="xs" c="dimmed">
             {t('iamOrganizations.create.inheritHint')}
           </Text>
-          {failure && (
-            <Alert color="red" role="alert">
-              {failure}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={form.formState.isSubmitting}>
-              {t('iamOrganizations.create.submit')}
-            </Button>
-          </Group>
+          <ModalFooter
+            failure={failure}
+            onCancel={onClose}
+            submitLabel={t('iamOrganizations.create.submit')}
+            loading={form.formState.isSubmitting}
+          />
         </Stack>
       </form>
     </Modal>

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { confirmDanger } from '../../shared/ui/confirm.tsx';
 import { deleteOrganization, type OrganizationNode, updateOrganization } from './api.ts';
 import { CreateSubOrganizationModal } from './CreateSubOrganizationModal.tsx';
 import { ImportTokenModal } from './ImportTokenModal.tsx';
@@ -77,9 +78,9 @@ export function GeneralPanel({ access, row, onSelect }: Props) {
   };
 
   const confirmDelete = () =>
-    modals.openConfirmModal({
+    confirmDanger({
       title: t('iamOrganizations.delete.title'),
-      children: (
+      message: (
         <Stack gap="xs">
           <Text size="sm">{t('iamOrganizations.delete.confirm', { name: organization.name })}</Text>
           {access.entered && (
@@ -89,9 +90,8 @@ export function GeneralPanel({ access, row, onSelect }: Props) {
           )}
         </Stack>
       ),
-      labels: { confirm: t('iamOrganizations.delete.confirmAction'), cancel: t('common.cancel') },
-      confirmProps: { color: 'red' },
-      onConfirm: () => void remove(),
+      confirmLabel: t('iamOrganizations.delete.confirmAction'),
+      onConfirm: () => remove(),
     });
 
   return (

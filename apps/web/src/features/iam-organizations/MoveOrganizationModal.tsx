@@ -5,6 +5,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { hasStatus } from '../../shared/http/errors.ts';
 import { fetchImportTokenInfo, type ImportTokenInfo, moveOrganization } from './api.ts';
+import { ModalFooter } from './ModalFooter.tsx';
 import { commonFailure } from './messages.ts';
 import type { ScopedAccess } from './scoped-access.ts';
 
@@ -101,19 +102,14 @@ export function MoveOrganizationModal({ opened, onClose, access, onMoved }: Prop
             })}
           </Alert>
         )}
-        {failure && (
-          <Alert color="red" role="alert">
-            {failure}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button onClick={() => void move()} disabled={!target} loading={moving}>
-            {t('iamOrganizations.move.submit')}
-          </Button>
-        </Group>
+        <ModalFooter
+          failure={failure}
+          onCancel={onClose}
+          submitLabel={t('iamOrganizations.move.submit')}
+          onSubmit={() => void move()}
+          disabled={!target}
+          loading={moving}
+        />
       </Stack>
     </Modal>
   );

@@ -1,21 +1,12 @@
-import {
-  Alert,
-  Button,
-  Group,
-  Modal,
-  NumberInput,
-  Select,
-  Stack,
-  Switch,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
+import { Modal, NumberInput, Select, Stack, Switch, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { createPolicy, type SecurityPolicy, updatePolicy } from './api.ts';
+import { ModalFooter } from './ModalFooter.tsx';
 import { saveFailure } from './messages.ts';
+import { NameInput, nameRules } from './NameInput.tsx';
 import {
   emptyPolicyForm,
   invalidRanges,
@@ -89,15 +80,10 @@ export function PolicyEditorModal({ opened, policy, policies, access, onClose, o
     >
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Stack gap="sm">
-          <TextInput
+          <NameInput
             label={t('iamOrganizations.policies.fields.name')}
-            required
-            data-autofocus
-            maxLength={120}
             error={form.formState.errors.name?.message}
-            {...form.register('name', {
-              validate: (value) => (value.trim() ? true : t('iamOrganizations.validation.nameRequired')),
-            })}
+            {...form.register('name', nameRules(t))}
           />
           <Textarea
             label={t('iamOrganizations.policies.fields.description')}
@@ -172,19 +158,12 @@ export function PolicyEditorModal({ opened, policy, policies, access, onClose, o
               />
             )}
           />
-          {failure && (
-            <Alert color="red" role="alert">
-              {failure}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={form.formState.isSubmitting}>
-              {t('iamOrganizations.policies.save')}
-            </Button>
-          </Group>
+          <ModalFooter
+            failure={failure}
+            onCancel={onClose}
+            submitLabel={t('iamOrganizations.policies.save')}
+            loading={form.formState.isSubmitting}
+          />
         </Stack>
       </form>
     </Modal>

@@ -6,6 +6,7 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { hasStatus } from '../../shared/http/errors.ts';
+import { confirmDanger } from '../../shared/ui/confirm.tsx';
 import { DataTable, usePageRequest } from '../../shared/ui/DataTable.tsx';
 import { deletePolicy, fetchPolicies, type SecurityPolicy } from './api.ts';
 import { commonFailure } from './messages.ts';
@@ -56,13 +57,10 @@ export function SecurityPoliciesPanel({ access }: { access: ScopedAccess }) {
         });
         return;
       }
-      modals.openConfirmModal({
+      confirmDanger({
         title: t('iamOrganizations.policies.deleteTitle'),
-        children: (
-          <Text size="sm">{t('iamOrganizations.policies.deleteConfirm', { name: policy.name })}</Text>
-        ),
-        labels: { confirm: t('iamOrganizations.policies.delete'), cancel: t('common.cancel') },
-        confirmProps: { color: 'red' },
+        message: t('iamOrganizations.policies.deleteConfirm', { name: policy.name }),
+        confirmLabel: t('iamOrganizations.policies.delete'),
         onConfirm: async () => {
           try {
             await deletePolicy(await access.token(), org, policy.id);

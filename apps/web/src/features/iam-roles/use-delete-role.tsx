@@ -4,6 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
+import { confirmDanger } from '../../shared/ui/confirm.tsx';
 import { deleteRole, type Role } from './api.ts';
 import { deleteFailure, isInUse, usageText } from './messages.ts';
 
@@ -45,12 +46,11 @@ export function useDeleteRole(onDeleted?: () => void) {
       });
       return;
     }
-    modals.openConfirmModal({
+    confirmDanger({
       title: t('iamRoles.delete.title'),
-      children: <Text size="sm">{t('iamRoles.delete.confirm', { name: role.name })}</Text>,
-      labels: { confirm: t('iamRoles.delete.action'), cancel: t('common.cancel') },
-      confirmProps: { color: 'red' },
-      onConfirm: () => void remove(role),
+      message: t('iamRoles.delete.confirm', { name: role.name }),
+      confirmLabel: t('iamRoles.delete.action'),
+      onConfirm: () => remove(role),
     });
   };
 }

@@ -10,7 +10,6 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -19,6 +18,7 @@ import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
 import { currentLocale } from '../../shared/i18n/i18n.ts';
+import { confirmDanger } from '../../shared/ui/confirm.tsx';
 import {
   type ApiKey,
   type CreatedApiKey,
@@ -87,14 +87,11 @@ export function UserApiKeys({ user, self }: { user: User; self: boolean }) {
     }
   };
   const confirmDelete = (key: ApiKey) =>
-    modals.openConfirmModal({
+    confirmDanger({
       title: t('iamUsers.apiKeys.deleteTitle'),
-      children: (
-        <Text size="sm">{t('iamUsers.apiKeys.deleteConfirm', { name: key.name, prefix: key.prefix })}</Text>
-      ),
-      labels: { confirm: t('iamUsers.apiKeys.deleteAction'), cancel: t('common.cancel') },
-      confirmProps: { color: 'red' },
-      onConfirm: () => void remove(key),
+      message: t('iamUsers.apiKeys.deleteConfirm', { name: key.name, prefix: key.prefix }),
+      confirmLabel: t('iamUsers.apiKeys.deleteAction'),
+      onConfirm: () => remove(key),
     });
 
   const today = localDateInput(new Date());

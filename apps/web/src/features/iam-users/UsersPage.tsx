@@ -1,14 +1,4 @@
-import {
-  Badge,
-  Button,
-  Group as Row,
-  Stack,
-  Text,
-  Title,
-  UnstyledButton,
-  VisuallyHidden,
-} from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { Badge, Button, Group as Row, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
@@ -18,7 +8,9 @@ import { Navigate, useSearchParams } from 'react-router';
 import { currentPortal } from '../../app/portal.ts';
 import { SectionTabs } from '../../app/routing/section-tabs.tsx';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
+import { confirmDanger } from '../../shared/ui/confirm.tsx';
 import { DataTable, usePageRequest } from '../../shared/ui/DataTable.tsx';
+import { RowLinkButton } from '../../shared/ui/RowLinkButton.tsx';
 import { deleteUser, fetchUsers, type User, updateUser } from './api.ts';
 import { InviteUserModal } from './InviteUserModal.tsx';
 import { STATUS_COLORS, userFailure, userStatuses } from './messages.ts';
@@ -103,24 +95,18 @@ function UsersScreen() {
       }
     };
     const confirmDisable = (user: User) =>
-      modals.openConfirmModal({
+      confirmDanger({
         title: t('iamUsers.disable.title'),
-        children: <Text size="sm">{t('iamUsers.disable.confirm', { email: user.email })}</Text>,
-        labels: { confirm: t('iamUsers.disable.action'), cancel: t('common.cancel') },
-        confirmProps: { color: 'red' },
-        onConfirm: () => void setEnabled(user, false),
+        message: t('iamUsers.disable.confirm', { email: user.email }),
+        confirmLabel: t('iamUsers.disable.action'),
+        onConfirm: () => setEnabled(user, false),
       });
     const confirmDelete = (user: User) =>
-      modals.openConfirmModal({
+      confirmDanger({
         title: t('iamUsers.delete.title'),
-        children: (
-          <Text size="sm">
-            {t('iamUsers.delete.confirm', { email: user.email, organization: organization.name })}
-          </Text>
-        ),
-        labels: { confirm: t('iamUsers.delete.action'), cancel: t('common.cancel') },
-        confirmProps: { color: 'red' },
-        onConfirm: () => void remove(user),
+        message: t('iamUsers.delete.confirm', { email: user.email, organization: organization.name }),
+        confirmLabel: t('iamUsers.delete.action'),
+        onConfirm: () => remove(user),
       });
 
     return [
@@ -129,14 +115,12 @@ function UsersScreen() {
         accessorKey: 'email',
         header: t('iamUsers.columns.email'),
         cell: ({ row }) => (
-          <UnstyledButton
+          <RowLinkButton
             onClick={() => openUser(row.original.id)}
-            fw={500}
-            c="var(--mantine-primary-color-filled)"
-            aria-label={t('iamUsers.open', { email: row.original.email })}
+            label={t('iamUsers.open', { email: row.original.email })}
           >
             {row.original.email}
-          </UnstyledButton>
+          </RowLinkButton>
         ),
       },
       { id: 'firstName', accessorKey: 'firstName', header: t('iamUsers.columns.firstName') },
