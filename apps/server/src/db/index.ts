@@ -43,6 +43,11 @@ const PGLITE_START_PARAMS = [
 export async function openDatabase(options: { databaseUrl?: string; dataDir?: string }): Promise<Database> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection the server drops (restart, failover, a terminated backend) is reported here; without a
+    // listener Node would treat it as an uncaught error and stop the process. The pool opens a new one when needed.
+    pool.on('error', (error) => {
+      process.emitWarning(`idle PostgreSQL connection lost: ${error.message}`);
+    });
     const db = drizzlePg(pool, { schema });
     await migratePg(db, { migrationsFolder });
     return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
