@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/index.ts';
+import { addressAllowed } from '../services/core/security-policies/rules.ts';
+import { signInRulesOf } from '../services/core/security-policies/service.ts';
 import {
   type Account,
   checkPassword,
@@ -123,9 +125,27 @@ export class LoginFlow {
       );
     }
     const { account } = check;
+    // The security policy groups assigned to the user: where they may sign in from, and whether TOTP is a must.
+    const policy = await signInRulesOf(this.#db, account.id);
+    if (!addressAllowed(policy, request.ip)) {
+      reply.code(403);
+      return this.#render(
+        reply,
+        realm,
+        locale,
+        'title',
+        loginForm(this.#action(realm, uid, 'authenticate'), locale, email),
+        uid,
+        LOGIN_MESSAGES[locale].addressNotAllowed,
+      );
+    }
+    const mustConfigureTotp = policy.requireTotp && !account.totpSecret;
     const steps: Step[] = [
       ...(account.totpSecret ? (['otp'] as const) : []),
-      ...REQUIRED_ACTIONS.filter((action) => account.requiredActions.includes(action)),
+      ...REQUIRED_ACTIONS.filter(
+        (action) =>
+          account.requiredActions.includes(action) || (action === 'CONFIGURE_TOTP' && mustConfigureTotp),
+      ),
     ];
     return this.#advance(request, reply, realm, uid, locale, { accountId: account.id, steps, amr: ['pwd'] });
   }

@@ -31,6 +31,7 @@ type Messages = {
   sessionExpired: string;
   language: string;
   linkInvalid: string;
+  addressNotAllowed: string;
 };
 
 export const LOGIN_MESSAGES: Record<LoginLocale, Messages> = {
@@ -66,6 +67,7 @@ export const LOGIN_MESSAGES: Record<LoginLocale, Messages> = {
     language: 'Language',
     linkInvalid:
       'This link is invalid, has expired or was already used. Ask your administrator for a new one.',
+    addressNotAllowed: "Your organization's security policy does not allow signing in from this network.",
   },
   de: {
     title: 'Melden Sie sich bei Ihrem Konto an',
@@ -100,6 +102,8 @@ export const LOGIN_MESSAGES: Record<LoginLocale, Messages> = {
     language: 'Sprache',
     linkInvalid:
       'Dieser Link ist ungültig, abgelaufen oder wurde bereits verwendet. Bitten Sie Ihren Administrator um einen neuen.',
+    addressNotAllowed:
+      'Die Sicherheitsrichtlinie Ihrer Organisation erlaubt keine Anmeldung aus diesem Netzwerk.',
   },
   es: {
     title: 'Inicia sesión en tu cuenta',
@@ -132,6 +136,8 @@ export const LOGIN_MESSAGES: Record<LoginLocale, Messages> = {
     sessionExpired: 'El intento de inicio de sesión ha caducado. Se empezará de nuevo.',
     language: 'Idioma',
     linkInvalid: 'Este enlace no es válido, ha caducado o ya se ha usado. Pide uno nuevo a tu administrador.',
+    addressNotAllowed:
+      'La política de seguridad de su organización no permite iniciar sesión desde esta red.',
   },
   fr: {
     title: 'Connectez-vous à votre compte',
@@ -165,6 +171,8 @@ export const LOGIN_MESSAGES: Record<LoginLocale, Messages> = {
     language: 'Langue',
     linkInvalid:
       'Ce lien est invalide, a expiré ou a déjà été utilisé. Demandez-en un nouveau à votre administrateur.',
+    addressNotAllowed:
+      "La politique de sécurité de votre organisation n'autorise pas la connexion depuis ce réseau.",
   },
   it: {
     title: 'Accedi al tuo account',
@@ -198,6 +206,8 @@ export const LOGIN_MESSAGES: Record<LoginLocale, Messages> = {
     language: 'Lingua',
     linkInvalid:
       "Questo link non è valido, è scaduto o è già stato usato. Chiedine uno nuovo all'amministratore.",
+    addressNotAllowed:
+      "La politica di sicurezza della tua organizzazione non consente l'accesso da questa rete.",
   },
 };
 

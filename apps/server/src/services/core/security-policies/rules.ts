@@ -53,3 +53,35 @@ export function validRules(rules: SecurityPolicyRules): SecurityPolicyRules {
     maxSessionMinutes: rules.maxSessionMinutes,
   };
 }
+
+/** What the security policy groups assigned to a user demand at sign-in, combined. */
+export type SignInRules = {
+  /** One list per restricting policy: the address must be in a range of every one of them. */
+  rangeSets: string[][];
+  requireTotp: boolean;
+};
+
+export function combineSignInRules(rules: SecurityPolicyRules[]): SignInRules {
+  return {
+    rangeSets: rules.map((rule) => rule.allowedIpRanges).filter((ranges) => ranges.length > 0),
+    requireTotp: rules.some((rule) => rule.requireTotp),
+  };
+}
+
+function blockListOf(ranges: string[]): BlockList {
+  const list = new BlockList();
+  for (const range of ranges) {
+    const [address = '', prefix] = range.split('/');
+    const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+    if (prefix === undefined) list.addAddress(address, family);
+    else list.addSubnet(address, Number(prefix), family);
+  }
+  return list;
+}
+
+/** Whether a sign-in from `address` satisfies every restricting policy (IPv4-mapped IPv6 counts as IPv4). */
+export function addressAllowed(rules: SignInRules, address: string): boolean {
+  const plain = address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
+  const family = isIP(plain) === 6 ? 'ipv6' : 'ipv4';
+  return rules.rangeSets.every((ranges) => isIP(plain) !== 0 && blockListOf(ranges).check(plain, family));
+}

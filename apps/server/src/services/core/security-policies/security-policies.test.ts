@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caller } from '../../../../test/support/calls.ts';
-import { seedTenants, userWithRole } from '../../../../test/support/fixtures.ts';
+import { PASSWORD, seedTenants, userWithRole } from '../../../../test/support/fixtures.ts';
+import { startLogin, submitForm, TestBrowser } from '../../../../test/support/oidc-client.ts';
 import { startTestServer, type TestServer } from '../../../../test/support/server.ts';
 import { rptFor } from '../../../../test/support/tokens.ts';
 import { auditLog, deviceSecurityPolicies, securityPolicies } from '../../../db/schema.ts';
@@ -214,5 +215,51 @@ describe('security policy groups', () => {
     expect((await call('DELETE', `${policies(tenants.orgA.id)}/${id('office')}`, rptA)).statusCode).toBe(204);
     expect(await stored(id('office'))).toBeUndefined();
     expect((await call('GET', `${policies(tenants.orgA.id)}/${id('office')}`, rptA)).statusCode).toBe(404);
+  });
+});
+
+describe('sign-in under the assigned security policy groups', () => {
+  async function signIn(email: string) {
+    const start = await startLogin(new TestBrowser(server.app, 'acme'), 'acme');
+    return submitForm(start, start.action, { username: email, password: PASSWORD });
+  }
+
+  it('refuses a sign-in from outside the allowed ranges, in any nested group, and asks for TOTP when required', async () => {
+    const worker = await userWithRole(server, 'acme', tenants.orgA.id, 'night-shift@acme-a.test', [
+      { rsname: 'portal', scopes: ['ACCESS'] },
+    ]);
+    expect((await signIn(worker.email)).code, 'no policy: signed in').toBeDefined();
+
+    const outer = await call('POST', policies(tenants.orgA.id), rptA, {
+      name: 'Plant network only',
+      rules: { allowedIpRanges: ['10.99.0.0/16'], requireTotp: false, maxSessionMinutes: 0 },
+    });
+    expect(outer.statusCode).toBe(201);
+    const assigned = await call(
+      'POST',
+      `/svc/core/api/v1/organizations/${tenants.orgA.id}/users/${worker.id}/securityPolicies/${outer.json().id}`,
+      rptA,
+    );
+    expect(assigned.statusCode).toBeLessThan(300);
+    // app.inject comes from 127.0.0.1, outside 10.99.0.0/16.
+    const refused = await signIn(worker.email);
+    expect(refused.status).toBe(403);
+    expect(refused.page).toContain('security policy does not allow signing in from this network');
+    expect(refused.code).toBeUndefined();
+
+    await call('PUT', `${policies(tenants.orgA.id)}/${outer.json().id}`, rptA, {
+      rules: { allowedIpRanges: ['10.99.0.0/16', '127.0.0.0/8'], requireTotp: false, maxSessionMinutes: 0 },
+    });
+    expect((await signIn(worker.email)).code, 'loopback now allowed').toBeDefined();
+
+    const nested = await call('POST', policies(tenants.orgA.id), rptA, {
+      name: 'Second factor',
+      parentId: outer.json().id,
+      rules: { allowedIpRanges: [], requireTotp: true, maxSessionMinutes: 0 },
+    });
+    expect(nested.statusCode).toBe(201);
+    const asked = await signIn(worker.email);
+    expect(asked.code, 'TOTP must be set up first').toBeUndefined();
+    expect(asked.page).toContain('configure-totp');
   });
 });

@@ -5,7 +5,7 @@ import type { Principal } from '../../../http/principal.ts';
 import { recordAudit } from '../../audit/service.ts';
 import { deviceInOrganization } from '../devices/service.ts';
 import { authorizeInOrganization } from '../organizations/service.ts';
-import { DEFAULT_RULES, validRules } from './rules.ts';
+import { combineSignInRules, DEFAULT_RULES, type SignInRules, validRules } from './rules.ts';
 import * as store from './store.ts';
 
 /** Nested security policy groups go at most this many levels deep. */
@@ -231,4 +231,9 @@ export async function unassignDevice(
     resourceName: policy.name,
     detail: { deviceId: device.id, deviceLabel: device.label },
   });
+}
+
+/** What the user's security policy groups demand when they sign in (used by the identity server). */
+export async function signInRulesOf(db: Db, userId: string): Promise<SignInRules> {
+  return combineSignInRules(await store.rulesAssignedToUser(db, userId));
 }

@@ -1,11 +1,12 @@
 import type { common } from '@edgeport/contract';
-import { and, count, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/index.ts';
 import {
   deviceSecurityPolicies,
   devices,
   type SecurityPolicyRules,
   securityPolicies,
+  userSecurityPolicies,
 } from '../../../db/schema.ts';
 import { containsPattern, orderOf, pageWindow } from '../organizations/paging.ts';
 
@@ -191,4 +192,33 @@ export async function pageOfPolicyDevices(db: Db, policyId: string, query: commo
       .where(where),
   ]);
   return { items, total: total?.total ?? 0, page: window.page, pageSize: window.pageSize };
+}
+
+/** The rules of the policy groups assigned to a user, in any organization, with the groups nested inside them. */
+export async function rulesAssignedToUser(db: Db, userId: string): Promise<SecurityPolicyRules[]> {
+  const assigned = db
+    .select({ id: userSecurityPolicies.policyId })
+    .from(userSecurityPolicies)
+    .where(eq(userSecurityPolicies.userId, userId));
+  const found = new Map<string, SecurityPolicyRules>();
+  let level = await db
+    .select({ id: securityPolicies.id, rules: securityPolicies.rules })
+    .from(securityPolicies)
+    .where(inArray(securityPolicies.id, assigned));
+  // Nesting cannot form cycles (refused on save); the bound only guards against a damaged table.
+  for (let depth = 0; level.length > 0 && depth < 32; depth++) {
+    const fresh = level.filter((row) => !found.has(row.id));
+    for (const row of fresh) found.set(row.id, row.rules);
+    if (fresh.length === 0) break;
+    level = await db
+      .select({ id: securityPolicies.id, rules: securityPolicies.rules })
+      .from(securityPolicies)
+      .where(
+        inArray(
+          securityPolicies.parentId,
+          fresh.map((row) => row.id),
+        ),
+      );
+  }
+  return [...found.values()];
 }
