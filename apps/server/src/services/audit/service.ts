@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { audit } from '@edgeport/contract';
 import type { Db } from '../../db/index.ts';
+import { pageWindow } from '../../db/paging.ts';
 import { badRequest } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
 import { authorizeInOrganization } from '../core/organizations/service.ts';
@@ -116,10 +117,9 @@ export async function listEntries(
 ): Promise<audit.EntryPage> {
   const org = await authorizeLog(db, principal, ref);
   const criteria = criteriaOf(org.id, query);
-  const page = query.page ?? 0;
-  const pageSize = query.pageSize ?? 50;
+  const { page, pageSize, offset } = pageWindow(query);
   const [rows, total] = await Promise.all([
-    store.findEntries(db, criteria, orderOf(query), page * pageSize, pageSize),
+    store.findEntries(db, criteria, orderOf(query), offset, pageSize),
     store.countEntries(db, criteria),
   ]);
   return { items: rows.map(toEntry), total, page, pageSize };

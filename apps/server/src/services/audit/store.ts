@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gte, ilike, like, lte, max, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
+import { escapeLike } from '../../db/paging.ts';
 import { auditLog } from '../../db/schema.ts';
 
 export type NewAuditRecord = typeof auditLog.$inferInsert;
@@ -32,11 +33,6 @@ const SORT_COLUMNS = {
   action: auditLog.action,
   resourceType: auditLog.resourceType,
 } as const;
-
-/** `value` as a literal inside a LIKE pattern (`%`, `_` and the escape character lose their meaning). */
-export function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (char) => `\\${char}`);
-}
 
 function where(criteria: EntryCriteria): SQL | undefined {
   const conditions: SQL[] = [eq(auditLog.organizationId, criteria.organizationId)];

@@ -1,8 +1,8 @@
 import type { common } from '@edgeport/contract';
 import { and, count, eq, ilike, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/index.ts';
+import { containsPattern, orderOf, pageWindow } from '../../../db/paging.ts';
 import { serviceClients } from '../../../db/schema.ts';
-import { containsPattern, orderOf, pageWindow } from '../organizations/paging.ts';
 
 export type ClientRow = typeof serviceClients.$inferSelect;
 

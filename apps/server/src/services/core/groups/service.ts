@@ -1,5 +1,6 @@
 import type { common, core } from '@edgeport/contract';
 import type { Db } from '../../../db/index.ts';
+import { pageWindow, sortKey } from '../../../db/paging.ts';
 import { badRequest, conflict, notFound } from '../../../http/errors.ts';
 import type { Principal } from '../../../http/principal.ts';
 import { recordAudit } from '../../audit/service.ts';
@@ -8,17 +9,9 @@ import * as store from './store.ts';
 
 type Organization = Awaited<ReturnType<typeof authorizeInOrganization>>;
 
-function sortOf<S extends string>(sort: string | undefined, allowed: readonly S[], fallback: S): S {
-  if (sort === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(sort))
-    throw badRequest(`querystring/sort must be one of ${allowed.join(', ')}`);
-  return sort as S;
-}
-
 function paging(query: common.PageQuery) {
   return {
-    page: query.page ?? 0,
-    pageSize: query.pageSize ?? 50,
+    ...pageWindow(query),
     search: query.search?.trim() || undefined,
     order: query.order ?? 'asc',
   } as const;
@@ -66,7 +59,7 @@ function isUniqueViolation(error: unknown): boolean {
 export async function listGroups(db: Db, principal: Principal, ref: string, query: common.PageQuery) {
   const org = await authorizeInOrganization(db, principal, ref, 'READ', 'usergroups');
   const { page, pageSize, search, order } = paging(query);
-  const sort = sortOf(query.sort, Object.keys(store.GROUP_SORTS) as store.GroupSort[], 'name');
+  const sort = sortKey(query.sort, Object.keys(store.GROUP_SORTS) as store.GroupSort[], 'name');
   const { rows, total } = await store.listGroups(db, org.id, { search, sort, order, page, pageSize });
   const roles = await store.rolesOfGroups(
     db,
@@ -158,7 +151,7 @@ export async function deleteGroup(db: Db, principal: Principal, ref: string, id:
 
 async function memberPage(db: Db, groupIds: string[], query: common.PageQuery) {
   const { page, pageSize, search, order } = paging(query);
-  const sort = sortOf(query.sort, Object.keys(store.MEMBER_SORTS) as store.MemberSort[], 'email');
+  const sort = sortKey(query.sort, Object.keys(store.MEMBER_SORTS) as store.MemberSort[], 'email');
   const { rows, total } = await store.listMembers(db, groupIds, { search, sort, order, page, pageSize });
   return { rows, total, page, pageSize };
 }

@@ -1,13 +1,10 @@
 import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/index.ts';
+import { escapeLike } from '../../../db/paging.ts';
 import { groupMembers, groupRoles, memberships, roles, userGroups, users } from '../../../db/schema.ts';
 
 export type GroupRow = typeof userGroups.$inferSelect;
 export type RoleRef = { id: string; name: string };
-
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (char) => `\\${char}`);
-}
 
 const memberCount = sql<number>`(select count(*)::int from ${groupMembers} where ${groupMembers.groupId} = ${userGroups.id})`;
 

@@ -1,6 +1,7 @@
 import type { core } from '@edgeport/contract';
 import { ACTIONS, buildAbility, isAction, isResourceType, RESOURCE_TYPES } from '@edgeport/permissions';
 import type { Db } from '../../../db/index.ts';
+import { pageWindow, sortKey } from '../../../db/paging.ts';
 import type { DeviceAccess, ModelPathPermission, StoredPermission } from '../../../db/schema.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../../http/errors.ts';
 import { abilityIn, type Principal } from '../../../http/principal.ts';
@@ -31,18 +32,10 @@ function plural(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
-function sortOf<S extends string>(sort: string | undefined, allowed: readonly S[], fallback: S): S {
-  if (sort === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(sort))
-    throw badRequest(`querystring/sort must be one of ${allowed.join(', ')}`);
-  return sort as S;
-}
-
 export async function listRoles(db: Db, principal: Principal, ref: string, query: core.RoleListQuery) {
   const org = await authorizeInOrganization(db, principal, ref, 'READ', 'roles');
-  const page = query.page ?? 0;
-  const pageSize = query.pageSize ?? 50;
-  const sort = sortOf(query.sort, Object.keys(store.ROLE_SORTS) as store.RoleSort[], 'name');
+  const { page, pageSize } = pageWindow(query);
+  const sort = sortKey(query.sort, Object.keys(store.ROLE_SORTS) as store.RoleSort[], 'name');
   const { rows, total } = await store.listRoles(db, {
     organizationId: org.id,
     search: query.search?.trim() || undefined,

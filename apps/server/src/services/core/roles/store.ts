@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/index.ts';
+import { escapeLike } from '../../../db/paging.ts';
 import {
   applicationPermissions,
   groupMembers,
@@ -14,11 +15,6 @@ import {
 export type RoleRow = typeof roles.$inferSelect;
 export type NewRole = Omit<typeof roles.$inferInsert, 'id' | 'createdAt'>;
 export type RoleChanges = Partial<Omit<NewRole, 'organizationId'>>;
-
-/** `value` as a literal inside a LIKE pattern. */
-export function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (char) => `\\${char}`);
-}
 
 export const ROLE_SORTS = { name: roles.name, kind: roles.kind, description: roles.description } as const;
 export type RoleSort = keyof typeof ROLE_SORTS;

@@ -1,6 +1,7 @@
 import type { common } from '@edgeport/contract';
 import { and, count, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/index.ts';
+import { containsPattern, orderOf, pageWindow } from '../../../db/paging.ts';
 import {
   deviceSecurityPolicies,
   devices,
@@ -8,7 +9,6 @@ import {
   securityPolicies,
   userSecurityPolicies,
 } from '../../../db/schema.ts';
-import { containsPattern, orderOf, pageWindow } from '../organizations/paging.ts';
 
 export type PolicyRow = typeof securityPolicies.$inferSelect;
 export type PolicyWithCounts = PolicyRow & { deviceCount: number; userCount: number; childCount: number };

@@ -1,7 +1,8 @@
 import { core } from '@edgeport/contract';
 import { type Config, realmOrigin } from '../../../config.ts';
 import type { Db } from '../../../db/index.ts';
-import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../../http/errors.ts';
+import { pageWindow, sortKey } from '../../../db/paging.ts';
+import { conflict, forbidden, notFound, unauthorized } from '../../../http/errors.ts';
 import type { Principal } from '../../../http/principal.ts';
 import { findAccount, hashPassword } from '../../../identity/accounts.ts';
 import {
@@ -80,24 +81,16 @@ async function memberOrNotFound(db: Db, org: Organization, userId: string) {
   return account;
 }
 
-function sortField(sort: string | undefined): core.UserSortField {
-  if (sort === undefined) return 'email';
-  const field = core.USER_SORT_FIELDS.find((candidate) => candidate === sort);
-  if (!field) throw badRequest(`sort must be one of ${core.USER_SORT_FIELDS.join(', ')}`);
-  return field;
-}
-
 /** Members of the organization, one page, with their direct roles and groups there. */
 export async function listUsers(db: Db, principal: Principal, ref: string, query: core.UserListQuery) {
   const org = await authorizeInOrganization(db, principal, ref, 'READ', 'users');
-  const page = query.page ?? 0;
-  const pageSize = query.pageSize ?? 50;
+  const { page, pageSize, offset } = pageWindow(query);
   const { rows, total } = await store.membersPage(db, org, {
     search: query.search,
-    sort: sortField(query.sort),
+    sort: sortKey(query.sort, core.USER_SORT_FIELDS, 'email'),
     order: query.order ?? 'asc',
     limit: pageSize,
-    offset: page * pageSize,
+    offset,
   });
   return { items: await itemsOf(db, org, rows), total, page, pageSize };
 }
@@ -316,15 +309,14 @@ async function tokenOrganization(db: Db, principal: Principal): Promise<Organiza
 /** Members of the caller's organization and all its sub-organizations matching the search. */
 export async function deepSearch(db: Db, principal: Principal, query: core.UserDeepSearchQuery) {
   const org = await tokenOrganization(db, principal);
-  const page = query.page ?? 0;
-  const pageSize = query.pageSize ?? 50;
+  const { page, pageSize, offset } = pageWindow(query);
   const tree = await store.organizationTree(db, org.id);
   const { rows, total } = await store.searchMembers(
     db,
     tree.map((entry) => entry.id),
     query.search,
     pageSize,
-    page * pageSize,
+    offset,
   );
   return { items: rows, total, page, pageSize };
 }

@@ -1,6 +1,7 @@
 import type { core } from '@edgeport/contract';
 import { and, asc, count, desc, eq, ilike, inArray, like, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/index.ts';
+import { escapeLike } from '../../../db/paging.ts';
 import {
   apiKeys,
   groupMembers,
@@ -25,8 +26,8 @@ const SORT_COLUMNS = {
 } as const satisfies Record<core.UserSortField, unknown>;
 
 /** `%`, `_` and `\` match themselves in a search. */
-export function likePattern(search: string): string {
-  return `%${search.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+function likePattern(search: string): string {
+  return `%${escapeLike(search)}%`;
 }
 
 function matches(search: string | undefined): SQL | undefined {

@@ -1,7 +1,9 @@
 import type { common } from '@edgeport/contract';
 import { asc, desc, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { badRequest } from '../../../http/errors.ts';
+import { badRequest } from '../http/errors.ts';
+
+/** Query helpers every paged, searchable list shares. */
 
 /** `value` as a literal inside a LIKE pattern (`%`, `_` and the escape character lose their meaning). */
 export function escapeLike(value: string): string {
@@ -24,14 +26,25 @@ export function pageWindow(query: common.PageQuery): PageWindow {
  * The ORDER BY of a list: the asked column (400 naming `sort` for one the list does not sort by), then `tieBreaker`
  * so pages neither repeat nor skip rows with equal values.
  */
+/** The sort key a list was asked for, or its default; 400 naming `sort` for a key the list does not sort by. */
+export function sortKey<Key extends string>(
+  sort: string | undefined,
+  allowed: readonly Key[],
+  fallback: Key,
+): Key {
+  if (sort === undefined) return fallback;
+  const key = allowed.find((candidate) => candidate === sort);
+  if (!key) throw badRequest(`sort must be one of ${allowed.join(', ')}`);
+  return key;
+}
+
 export function orderOf(
   query: common.PageQuery,
   columns: Record<string, AnyPgColumn>,
   fallback: string,
   tieBreaker: AnyPgColumn,
 ): SQL[] {
-  const key = query.sort ?? fallback;
-  const column = Object.hasOwn(columns, key) ? columns[key] : undefined;
+  const column = columns[sortKey(query.sort, Object.keys(columns), fallback)];
   if (!column) throw badRequest(`sort must be one of ${Object.keys(columns).join(', ')}`);
   const direction = query.order === 'desc' ? desc : asc;
   return [direction(column), direction(tieBreaker)];
