@@ -40,15 +40,13 @@ export function organizationOfScope(scope: unknown): string | undefined {
 export async function authenticate(
   request: FastifyRequest,
   verifyToken: TokenVerifier,
-  db?: Db,
+  db: Db,
 ): Promise<Principal> {
   const header = request.headers.authorization;
   if (!header?.startsWith('Bearer ')) throw unauthorized();
   const credential = header.slice(7).trim();
   if (credential.startsWith(API_KEY_PREFIX)) {
-    const principal = db
-      ? await apiKeyPrincipal(db, credential, realmOfHost(request.headers.host))
-      : undefined;
+    const principal = await apiKeyPrincipal(db, credential, realmOfHost(request.headers.host));
     if (!principal) throw unauthorized('the API key is unknown, expired or no longer valid');
     return principal;
   }

@@ -161,10 +161,7 @@ export default function AuditLogPage() {
           columns={columns}
           request={request}
           onRequestChange={onRequestChange}
-          result={entries.data}
-          isPending={entries.isFetching}
-          error={entries.error}
-          onRetry={() => void entries.refetch()}
+          query={entries}
           rowId={(row) => String(row.id)}
           empty={
             <Text c="dimmed" ta="center">

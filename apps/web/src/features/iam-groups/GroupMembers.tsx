@@ -159,10 +159,7 @@ export function GroupMembers({ group, roleOptions }: Props) {
         columns={columns}
         request={request}
         onRequestChange={setRequest}
-        result={members.data}
-        isPending={members.isFetching}
-        error={members.error}
-        onRetry={() => void members.refetch()}
+        query={members}
         rowId={(row) => row.userId}
         empty={
           <Text c="dimmed" ta="center">

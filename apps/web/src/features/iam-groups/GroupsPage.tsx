@@ -163,10 +163,7 @@ export default function GroupsPage() {
           columns={columns}
           request={request}
           onRequestChange={setRequest}
-          result={groups.data}
-          isPending={groups.isFetching}
-          error={groups.error}
-          onRetry={() => void groups.refetch()}
+          query={groups}
           rowId={(row) => row.id}
           empty={
             <Text c="dimmed" ta="center">

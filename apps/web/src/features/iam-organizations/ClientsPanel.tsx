@@ -154,10 +154,7 @@ export function ClientsPanel({ access }: { access: ScopedAccess }) {
         columns={columns}
         request={request}
         onRequestChange={setRequest}
-        result={list.data}
-        isPending={list.isPending}
-        error={list.error}
-        onRetry={() => void list.refetch()}
+        query={list}
         rowId={(client) => client.id}
         empty={
           <Text size="sm" c="dimmed">

@@ -183,10 +183,7 @@ export function SecurityPoliciesPanel({ access }: { access: ScopedAccess }) {
         columns={columns}
         request={request}
         onRequestChange={setRequest}
-        result={list.data}
-        isPending={list.isPending}
-        error={list.error}
-        onRetry={() => void list.refetch()}
+        query={list}
         rowId={(policy) => policy.id}
         empty={
           <Text size="sm" c="dimmed">

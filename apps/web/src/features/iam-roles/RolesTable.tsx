@@ -101,10 +101,7 @@ export function RolesTable({ kind, toolbar }: Props) {
       columns={columns}
       request={request}
       onRequestChange={setRequest}
-      result={roles.data}
-      isPending={roles.isFetching}
-      error={roles.error}
-      onRetry={() => void roles.refetch()}
+      query={roles}
       rowId={(row) => row.id}
       empty={
         <Text c="dimmed" ta="center">

@@ -214,10 +214,7 @@ function UsersScreen() {
         columns={columns}
         request={request}
         onRequestChange={setRequest}
-        result={users.data}
-        isPending={users.isFetching}
-        error={users.error}
-        onRetry={() => void users.refetch()}
+        query={users}
         rowId={(user) => user.id}
         empty={
           <Stack gap={4} align="center">

@@ -39,10 +39,8 @@ type DataTableProps<Row> = {
   columns: ColumnDef<Row>[];
   request: PageRequest;
   onRequestChange: (request: PageRequest) => void;
-  result: PageResult<Row> | undefined;
-  isPending: boolean;
-  error: unknown;
-  onRetry: () => void;
+  /** The TanStack query that loads the current page: its data, progress and error drive the table's states. */
+  query: { data: PageResult<Row> | undefined; isFetching: boolean; error: unknown; refetch: () => unknown };
   /** Shown when nothing matches: say what to do next. */
   empty: ReactNode;
   rowId: (row: Row) => string;
@@ -73,7 +71,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
   }, [search, request, onRequestChange]);
 
   const table = useReactTable({
-    data: props.result?.items ?? [],
+    data: props.query.data?.items ?? [],
     columns: props.columns,
     getCoreRowModel: getCoreRowModel(),
     getRowId: props.rowId,
@@ -92,7 +90,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
     },
   });
 
-  const pages = Math.max(1, Math.ceil((props.result?.total ?? 0) / request.pageSize));
+  const pages = Math.max(1, Math.ceil((props.query.data?.total ?? 0) / request.pageSize));
 
   return (
     <Stack gap="sm">
@@ -108,18 +106,18 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
         )}
         <Group gap="xs">{props.toolbar}</Group>
       </Group>
-      {props.error !== null && props.error !== undefined ? (
+      {props.query.error !== null && props.query.error !== undefined ? (
         <Alert color="red" title={t('table.loadFailed')}>
           <Stack gap="xs" align="flex-start">
-            <Text size="sm">{describeError(t, props.error)}</Text>
-            <Button size="xs" variant="light" onClick={props.onRetry}>
+            <Text size="sm">{describeError(t, props.query.error)}</Text>
+            <Button size="xs" variant="light" onClick={() => void props.query.refetch()}>
               {t('common.retry')}
             </Button>
           </Stack>
         </Alert>
       ) : (
         <Table.ScrollContainer minWidth={600} maxHeight="70vh">
-          <Table stickyHeader highlightOnHover aria-label={props.label} aria-busy={props.isPending}>
+          <Table stickyHeader highlightOnHover aria-label={props.label} aria-busy={props.query.isFetching}>
             <Table.Thead>
               {table.getHeaderGroups().map((group) => (
                 <Table.Tr key={group.id}>
@@ -150,12 +148,12 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
               ))}
             </Table.Tbody>
           </Table>
-          {props.isPending && (
+          {props.query.isFetching && (
             <Center p="md">
               <Loader size="sm" aria-label={t('common.loading')} />
             </Center>
           )}
-          {!props.isPending && props.result?.items.length === 0 && (
+          {!props.query.isFetching && props.query.data?.items.length === 0 && (
             <Center p="lg" data-testid="table-empty">
               {props.empty}
             </Center>
@@ -164,7 +162,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
       )}
       <Group justify="space-between">
         <Text size="sm" c="dimmed">
-          {t('table.total', { count: props.result?.total ?? 0 })}
+          {t('table.total', { count: props.query.data?.total ?? 0 })}
         </Text>
         {pages > 1 && (
           <Pagination
