@@ -33,7 +33,8 @@ export async function findPermissionOrganization(
   return org;
 }
 
-async function ancestry(db: Db, org: Organization): Promise<Organization[]> {
+/** The organization and its ancestors, nearest first. */
+export async function ancestry(db: Db, org: Organization): Promise<Organization[]> {
   const chain = [org];
   let parentId = org.parentId;
   while (parentId && chain.length < 32) {

@@ -4,7 +4,7 @@ import type { Db } from '../../../db/index.ts';
 import type { StoredPermission } from '../../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../../http/errors.ts';
 import type { Principal } from '../../../http/principal.ts';
-import { effectivePermissions, mergePermissions } from '../../../identity/rpt.ts';
+import { ancestry, effectivePermissions, mergePermissions } from '../../../identity/rpt.ts';
 import { recordAudit } from '../../audit/service.ts';
 import * as adminStore from './admin-store.ts';
 import { addDefaultRoles, addMember, createOrganization } from './provisioning.ts';
@@ -61,7 +61,7 @@ export async function createSubOrganization(
   options: { addDefaultRoles: boolean },
 ): Promise<core.Organization> {
   const parent = await authorizeInOrganization(db, principal, ref, 'CREATE', 'organizations');
-  const depth = (await adminStore.ancestryOf(db, parent)).length;
+  const depth = (await ancestry(db, parent)).length;
   if (depth >= adminStore.MAX_ORGANIZATION_DEPTH) {
     throw badRequest(`organizations nest at most ${adminStore.MAX_ORGANIZATION_DEPTH} levels deep`);
   }
@@ -93,6 +93,11 @@ export async function createSubOrganization(
 }
 
 /** The direct sub-organizations of `ref`, or with `recursive` every descendant (READ organizations). */
+/** The ids of every organization below `organizationId` (for other areas: the deep user search). */
+export async function descendantIds(db: Db, organizationId: string): Promise<string[]> {
+  return (await adminStore.descendantsOf(db, organizationId)).map((row) => row.id);
+}
+
 export async function listSubOrganizations(
   db: Db,
   principal: Principal,
@@ -227,7 +232,7 @@ export async function moveOrganization(
   const org = await authorizeInOrganization(db, principal, ref, 'DELETE', 'organizations');
   const { moved, target } = await inTransaction(db, async (tx) => {
     const target = await redeemImportToken(tx, org.realm, input.organizationImportToken);
-    const targetChain = await adminStore.ancestryOf(tx, target);
+    const targetChain = await ancestry(tx, target);
     if (targetChain.some((row) => row.id === org.id)) {
       throw badRequest(
         target.id === org.id

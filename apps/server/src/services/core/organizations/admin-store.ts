@@ -49,19 +49,6 @@ export async function descendantsOf(db: Db, rootId: string): Promise<Organizatio
   return found;
 }
 
-/** The organization and its ancestors, nearest first. */
-export async function ancestryOf(db: Db, org: OrganizationRow): Promise<OrganizationRow[]> {
-  const chain = [org];
-  let parentId = org.parentId;
-  while (parentId && chain.length <= MAX_ORGANIZATION_DEPTH + 2) {
-    const parent = await organizationById(db, parentId);
-    if (!parent) break;
-    chain.push(parent);
-    parentId = parent.parentId;
-  }
-  return chain;
-}
-
 export async function countChildren(db: Db, organizationId: string): Promise<number> {
   const [row] = await db
     .select({ total: count() })

@@ -14,6 +14,7 @@ import { invitationMail, passwordChangeMail } from '../../../mail/templates.ts';
 import type { MailTransport } from '../../../mail/transport.ts';
 import { recordAudit } from '../../audit/service.ts';
 import { themeForRealm } from '../../theme/service.ts';
+import { descendantIds } from '../organizations/admin-service.ts';
 import { authorizeInOrganization } from '../organizations/service.ts';
 import * as store from './store.ts';
 
@@ -310,10 +311,9 @@ async function tokenOrganization(db: Db, principal: Principal): Promise<Organiza
 export async function deepSearch(db: Db, principal: Principal, query: core.UserDeepSearchQuery) {
   const org = await tokenOrganization(db, principal);
   const { page, pageSize, offset } = pageWindow(query);
-  const tree = await store.organizationTree(db, org.id);
   const { rows, total } = await store.searchMembers(
     db,
-    tree.map((entry) => entry.id),
+    [org.id, ...(await descendantIds(db, org.id))],
     query.search,
     pageSize,
     offset,

@@ -251,27 +251,6 @@ export async function deleteAccount(db: Db, userId: string): Promise<void> {
 }
 
 /** The organization and every organization below it (ids and names). */
-export async function organizationTree(db: Db, rootId: string) {
-  const found = new Map<string, { id: string; name: string }>();
-  const [root] = await db
-    .select({ id: organizations.id, name: organizations.name })
-    .from(organizations)
-    .where(eq(organizations.id, rootId));
-  if (!root) return [];
-  found.set(root.id, root);
-  let level = [root.id];
-  while (level.length > 0 && found.size < 100_000) {
-    const children = await db
-      .select({ id: organizations.id, name: organizations.name })
-      .from(organizations)
-      .where(inArray(organizations.parentId, level));
-    const fresh = children.filter((child) => !found.has(child.id));
-    for (const child of fresh) found.set(child.id, child);
-    level = fresh.map((child) => child.id);
-  }
-  return [...found.values()];
-}
-
 /** Members of any of the organizations matching the search; one row per membership. */
 export async function searchMembers(
   db: Db,
