@@ -17,7 +17,15 @@ export const UMA_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:uma-ticket';
 
 export type Organization = typeof organizations.$inferSelect;
 
-export type EffectivePermissions = { member: boolean; permissions: StoredPermission[] };
+export type EffectivePermissions = {
+  /** Whether the user may enter the organization: a member, or holding inherited entries from an ancestor. */
+  member: boolean;
+  permissions: StoredPermission[];
+  /** Whether the user is a member of the organization itself. */
+  memberOfOrganization: boolean;
+  /** The merged entries of the roles held in the organization itself (the rest of `permissions` is inherited). */
+  own: StoredPermission[];
+};
 
 /** Keycloak's `permission` parameter is `resource[#scope]`; the resource here is the organization's resourceId. */
 export async function findPermissionOrganization(
@@ -87,19 +95,27 @@ export async function effectivePermissions(
     );
 
   const entries: StoredPermission[] = [];
+  const ownEntries: StoredPermission[] = [];
   let inheritedFromMembership = false;
   for (const role of held) {
     const own = role.organizationId === org.id;
     if (!memberOf.has(role.organizationId)) continue;
     for (const entry of role.permissions) {
-      if (own) entries.push(entry);
-      else if (entry.scopes.includes('INHERIT')) {
+      if (own) {
+        entries.push(entry);
+        ownEntries.push(entry);
+      } else if (entry.scopes.includes('INHERIT')) {
         entries.push(entry);
         inheritedFromMembership = true;
       }
     }
   }
-  return { member: memberOf.has(org.id) || inheritedFromMembership, permissions: mergePermissions(entries) };
+  return {
+    member: memberOf.has(org.id) || inheritedFromMembership,
+    permissions: mergePermissions(entries),
+    memberOfOrganization: memberOf.has(org.id),
+    own: mergePermissions(ownEntries),
+  };
 }
 
 /** One entry per resource and polarity; scopes are unioned, conditional entries are kept apart. */

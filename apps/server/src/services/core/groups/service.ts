@@ -5,6 +5,7 @@ import { badRequest, conflict, notFound } from '../../../http/errors.ts';
 import type { Principal } from '../../../http/principal.ts';
 import { recordAudit } from '../../audit/service.ts';
 import { authorizeInOrganization } from '../organizations/service.ts';
+import { isOrganizationMember } from '../users/service.ts';
 import * as store from './store.ts';
 
 type Organization = Awaited<ReturnType<typeof authorizeInOrganization>>;
@@ -198,7 +199,7 @@ export async function putMember(
 ) {
   const org = await authorizeInOrganization(db, principal, ref, 'UPDATE', 'usergroups');
   const group = await groupIn(db, org, id);
-  if (!(await store.isMemberOfOrganization(db, org.id, userId)))
+  if (!(await isOrganizationMember(db, org.id, userId)))
     throw notFound(`user '${userId}' is not a member of this organization`);
   const role = roleId === undefined ? null : await roleOfOrganization(db, org, roleId);
   const before = await store.findMember(db, group.id, userId);

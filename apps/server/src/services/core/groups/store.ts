@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/index.ts';
 import { escapeLike } from '../../../db/paging.ts';
-import { groupMembers, groupRoles, memberships, roles, userGroups, users } from '../../../db/schema.ts';
+import { groupMembers, groupRoles, roles, userGroups, users } from '../../../db/schema.ts';
 
 export type GroupRow = typeof userGroups.$inferSelect;
 export type RoleRef = { id: string; name: string };
@@ -208,18 +208,6 @@ export async function removeMember(db: Db, groupId: string, userId: string): Pro
     .where(and(eq(groupMembers.groupId, groupId), eq(groupMembers.userId, userId)))
     .returning({ userId: groupMembers.userId });
   return deleted.length > 0;
-}
-
-export async function isMemberOfOrganization(
-  db: Db,
-  organizationId: string,
-  userId: string,
-): Promise<boolean> {
-  const [row] = await db
-    .select({ userId: memberships.userId })
-    .from(memberships)
-    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)));
-  return row !== undefined;
 }
 
 /** The ids of the organization's groups the user belongs to. */

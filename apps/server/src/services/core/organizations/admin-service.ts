@@ -4,7 +4,7 @@ import type { Db } from '../../../db/index.ts';
 import type { StoredPermission } from '../../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../../http/errors.ts';
 import type { Principal } from '../../../http/principal.ts';
-import { ancestry, effectivePermissions, mergePermissions } from '../../../identity/rpt.ts';
+import { ancestry, effectivePermissions } from '../../../identity/rpt.ts';
 import { recordAudit } from '../../audit/service.ts';
 import * as adminStore from './admin-store.ts';
 import { addDefaultRoles, addMember, createOrganization } from './provisioning.ts';
@@ -294,10 +294,7 @@ export async function organizationGrants(
   if (!org) throw notFound(`organization '${ref}' not found`);
   const effective = await effectivePermissions(db, principal.userId, org);
   if (!effective.member) throw notFound(`organization '${ref}' not found`);
-  const member = await adminStore.isMember(db, org.id, principal.userId);
-  const own = member
-    ? mergePermissions(await adminStore.ownRolePermissions(db, org.id, principal.userId))
-    : [];
+  const { own, memberOfOrganization: member } = effective;
   const permissions: core.OrganizationGrant[] = [];
   for (const entry of effective.permissions) {
     const mine = own.find((candidate) => sameEntry(candidate, entry));

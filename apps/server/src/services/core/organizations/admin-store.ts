@@ -1,17 +1,6 @@
-import { and, count, eq, gt, inArray, isNull, lte, or } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, isNull, lte } from 'drizzle-orm';
 import type { Db } from '../../../db/index.ts';
-import {
-  devices,
-  groupMembers,
-  groupRoles,
-  importTokens,
-  memberships,
-  organizations,
-  roles,
-  type StoredPermission,
-  userGroups,
-  userRoles,
-} from '../../../db/schema.ts';
+import { devices, importTokens, organizations } from '../../../db/schema.ts';
 import type { OrganizationRow } from './store.ts';
 
 /** Nesting limit of organizations (the permission token follows at most this many ancestors). */
@@ -107,41 +96,4 @@ export async function consumeImportToken(db: Db, tokenHash: string): Promise<boo
     .where(and(eq(importTokens.tokenHash, tokenHash), gt(importTokens.expiresAt, new Date())))
     .returning({ tokenHash: importTokens.tokenHash });
   return rows.length > 0;
-}
-
-export async function isMember(db: Db, organizationId: string, userId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ userId: memberships.userId })
-    .from(memberships)
-    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)));
-  return row !== undefined;
-}
-
-/** The permission entries of the roles a user holds in one organization itself (directly, via groups, as member). */
-export async function ownRolePermissions(
-  db: Db,
-  organizationId: string,
-  userId: string,
-): Promise<StoredPermission[]> {
-  const direct = db.select({ id: userRoles.roleId }).from(userRoles).where(eq(userRoles.userId, userId));
-  const viaGroups = db
-    .select({ id: groupRoles.roleId })
-    .from(groupRoles)
-    .innerJoin(groupMembers, eq(groupMembers.groupId, groupRoles.groupId))
-    .innerJoin(userGroups, eq(userGroups.id, groupRoles.groupId))
-    .where(eq(groupMembers.userId, userId));
-  const asMember = db
-    .select({ id: groupMembers.roleId })
-    .from(groupMembers)
-    .where(eq(groupMembers.userId, userId));
-  const rows = await db
-    .select({ permissions: roles.permissions })
-    .from(roles)
-    .where(
-      and(
-        eq(roles.organizationId, organizationId),
-        or(inArray(roles.id, direct), inArray(roles.id, viaGroups), inArray(roles.id, asMember)),
-      ),
-    );
-  return rows.flatMap((row) => row.permissions);
 }

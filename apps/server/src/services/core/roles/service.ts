@@ -8,6 +8,7 @@ import { abilityIn, type Principal } from '../../../http/principal.ts';
 import { recordAudit } from '../../audit/service.ts';
 import { deviceInOrganization } from '../devices/service.ts';
 import { authorizeInOrganization } from '../organizations/service.ts';
+import { isOrganizationMember } from '../users/service.ts';
 import { ensureCatalogue } from './catalogue.ts';
 import * as store from './store.ts';
 
@@ -302,7 +303,7 @@ export async function testApplicationPermissions(
   const userId = input.userId ?? principal.userId;
   if (userId !== principal.userId && !abilityIn(principal, org).can('READ', 'users'))
     throw forbidden('READ on users is needed to test another user');
-  if (!(await store.isMember(db, org.id, userId)))
+  if (!(await isOrganizationMember(db, org.id, userId)))
     throw notFound(`user '${userId}' is not a member of this organization`);
   const groupsToAdd = input.groupsToAdd ?? [];
   const groupsToRemove = input.groupsToRemove ?? [];

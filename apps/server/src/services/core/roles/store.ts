@@ -141,14 +141,6 @@ export async function usageOf(db: Db, roleIds: string[]): Promise<Map<string, Us
   return usage;
 }
 
-export async function isMember(db: Db, organizationId: string, userId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ userId: memberships.userId })
-    .from(memberships)
-    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)));
-  return row !== undefined;
-}
-
 /** The members among `userIds` of the organization. */
 export async function membersAmong(db: Db, organizationId: string, userIds: string[]): Promise<Set<string>> {
   if (userIds.length === 0) return new Set();

@@ -380,3 +380,8 @@ export async function changeUserSecurityPolicies(
   });
   return store.policiesOfUser(db, org.id, account.id);
 }
+
+/** Whether the account is a member of the organization (for other areas: groups, roles). */
+export async function isOrganizationMember(db: Db, organizationId: string, userId: string): Promise<boolean> {
+  return store.isMember(db, organizationId, userId);
+}
