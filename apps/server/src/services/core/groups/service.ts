@@ -5,6 +5,7 @@ import { badRequest, conflict, notFound } from '../../../http/errors.ts';
 import type { Principal } from '../../../http/principal.ts';
 import { recordAudit } from '../../audit/service.ts';
 import { authorizeInOrganization } from '../organizations/service.ts';
+import { rolesAmong } from '../roles/service.ts';
 import { isOrganizationMember } from '../users/service.ts';
 import * as store from './store.ts';
 
@@ -184,7 +185,7 @@ export async function listMyGroupMembers(db: Db, principal: Principal, ref: stri
 }
 
 async function roleOfOrganization(db: Db, org: Organization, roleId: string): Promise<store.RoleRef> {
-  const [role] = await store.rolesOfOrganization(db, org.id, [roleId]);
+  const [role] = await rolesAmong(db, org.id, [roleId]);
   if (!role) throw notFound(`role '${roleId}' not found in this organization`);
   return role;
 }
@@ -250,7 +251,7 @@ function parseRoleIds(joined: string): string[] {
 
 async function rolesAllOfOrganization(db: Db, org: Organization, joined: string): Promise<store.RoleRef[]> {
   const ids = parseRoleIds(joined);
-  const found = await store.rolesOfOrganization(db, org.id, ids);
+  const found = await rolesAmong(db, org.id, ids);
   const known = new Set(found.map((role) => role.id));
   const missing = ids.find((roleId) => !known.has(roleId));
   if (missing !== undefined) throw notFound(`role '${missing}' not found in this organization`);
@@ -280,4 +281,9 @@ export async function changeGroupRoles(
     detail: { roles: roles.map((role) => role.name) },
   });
   return present(db, group);
+}
+
+/** Of `ids`, the user groups of the organization, by id and name (for other areas: the invitation of a user). */
+export async function groupsAmong(db: Db, organizationId: string, ids: string[]) {
+  return store.groupsOfOrganization(db, organizationId, ids);
 }

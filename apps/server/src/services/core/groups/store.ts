@@ -220,13 +220,17 @@ export async function groupIdsOfUser(db: Db, organizationId: string, userId: str
   return rows.map((row) => row.id);
 }
 
-/** The roles among `ids` that belong to the organization. */
-export async function rolesOfOrganization(db: Db, organizationId: string, ids: string[]): Promise<RoleRef[]> {
+/** Of `ids`, those naming a user group of the organization. */
+export async function groupsOfOrganization(
+  db: Db,
+  organizationId: string,
+  ids: string[],
+): Promise<RoleRef[]> {
   if (ids.length === 0) return [];
   return db
-    .select({ id: roles.id, name: roles.name })
-    .from(roles)
-    .where(and(eq(roles.organizationId, organizationId), inArray(roles.id, ids)));
+    .select({ id: userGroups.id, name: userGroups.name })
+    .from(userGroups)
+    .where(and(eq(userGroups.organizationId, organizationId), inArray(userGroups.id, ids)));
 }
 
 export async function addGroupRoles(db: Db, groupId: string, roleIds: string[]) {

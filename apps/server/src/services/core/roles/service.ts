@@ -414,3 +414,13 @@ export async function listApplicationPermissions(
   const { rows, total } = await store.catalogue(db, page, pageSize);
   return { items: rows, total, page, pageSize };
 }
+
+/** Of `ids`, the roles of the organization, by id and name (for other areas: users, groups). */
+export async function rolesAmong(
+  db: Db,
+  organizationId: string,
+  ids: string[],
+): Promise<{ id: string; name: string }[]> {
+  const rows = await store.rolesOfOrganization(db, organizationId, ids);
+  return rows.map(({ id, name }) => ({ id, name }));
+}

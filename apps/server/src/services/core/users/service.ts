@@ -14,8 +14,10 @@ import { invitationMail, passwordChangeMail } from '../../../mail/templates.ts';
 import type { MailTransport } from '../../../mail/transport.ts';
 import { recordAudit } from '../../audit/service.ts';
 import { themeForRealm } from '../../theme/service.ts';
+import { groupsAmong } from '../groups/service.ts';
 import { descendantIds } from '../organizations/admin-service.ts';
 import { authorizeInOrganization } from '../organizations/service.ts';
+import { rolesAmong } from '../roles/service.ts';
 import * as store from './store.ts';
 
 /** What the users area needs from the composition root. */
@@ -110,10 +112,10 @@ export async function getUserByName(db: Db, principal: Principal, ref: string, n
 
 /** Every id must name a role (group) of this organization; another tenant's id is as unknown as a made-up one. */
 async function checkAssignments(db: Db, org: Organization, roleIds: string[], groupIds: string[]) {
-  const roles = await store.rolesInOrganization(db, org.id, roleIds);
+  const roles = await rolesAmong(db, org.id, roleIds);
   const missingRole = roleIds.find((id) => !roles.some((role) => role.id === id));
   if (missingRole) throw notFound(`roleIds: role '${missingRole}' not found in this organization`);
-  const groups = await store.groupsInOrganization(db, org.id, groupIds);
+  const groups = await groupsAmong(db, org.id, groupIds);
   const missingGroup = groupIds.find((id) => !groups.some((group) => group.id === id));
   if (missingGroup) throw notFound(`groupIds: group '${missingGroup}' not found in this organization`);
 }

@@ -149,24 +149,6 @@ export async function findAccountByEmail(db: Db, realm: string, email: string) {
   return row;
 }
 
-/** Of `ids`, those naming a role of the organization. */
-export async function rolesInOrganization(db: Db, organizationId: string, ids: string[]) {
-  if (ids.length === 0) return [];
-  return db
-    .select({ id: roles.id, name: roles.name })
-    .from(roles)
-    .where(and(eq(roles.organizationId, organizationId), inArray(roles.id, ids)));
-}
-
-/** Of `ids`, those naming a user group of the organization. */
-export async function groupsInOrganization(db: Db, organizationId: string, ids: string[]) {
-  if (ids.length === 0) return [];
-  return db
-    .select({ id: userGroups.id, name: userGroups.name })
-    .from(userGroups)
-    .where(and(eq(userGroups.organizationId, organizationId), inArray(userGroups.id, ids)));
-}
-
 export type NewAccount = {
   realm: string;
   email: string;
