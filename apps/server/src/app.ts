@@ -16,12 +16,22 @@ import { builtInTokenVerifier, externalTokenVerifier, type TokenVerifier } from 
 import { type MailTransport, mailTransportFor } from './mail/transport.ts';
 import { auditService } from './services/audit/routes.ts';
 import { coreService } from './services/core/routes.ts';
+import { licenseService } from './services/license/routes.ts';
+import { mappingsService } from './services/mappings/routes.ts';
 import { mountService, type ServiceDefinition } from './services/mount.ts';
+import { platformService } from './services/platform/routes.ts';
 import { themeService } from './services/theme/routes.ts';
 import { themeForRealm } from './services/theme/service.ts';
 import { testFixtureRoutes } from './testing/fixtures-route.ts';
 
-export const SERVICES: ServiceDefinition[] = [coreService, themeService, auditService];
+export const SERVICES: ServiceDefinition[] = [
+  coreService,
+  themeService,
+  auditService,
+  mappingsService,
+  platformService,
+  licenseService,
+];
 
 /** Fastify's validation message, naming the offending property where Ajv's text alone does not. */
 function validationError(errors: FastifySchemaValidationError[], dataVar: string): Error {

@@ -1,9 +1,12 @@
 import createClient, { type ClientOptions } from 'openapi-fetch';
 import type { paths as AuditPaths } from './generated/audit.ts';
 import type { paths as CorePaths } from './generated/core.ts';
+import type { paths as LicensePaths } from './generated/license.ts';
+import type { paths as MappingsPaths } from './generated/mappings.ts';
+import type { paths as PlatformPaths } from './generated/platform.ts';
 import type { paths as ThemePaths } from './generated/theme.ts';
 
-export type { AuditPaths, CorePaths, ThemePaths };
+export type { AuditPaths, CorePaths, LicensePaths, MappingsPaths, PlatformPaths, ThemePaths };
 
 type JsonOf<Response> = Response extends { content: { 'application/json': infer Body } } ? Body : never;
 
@@ -31,4 +34,19 @@ export function createThemeClient(options: ClientOptions = {}) {
 /** Typed client of the audit service; paths carry the `/svc/audit` base. */
 export function createAuditClient(options: ClientOptions = {}) {
   return createClient<AuditPaths>(options);
+}
+
+/** Typed client of the mappings service (models, presets); paths carry the `/svc/mappings` base. */
+export function createMappingsClient(options: ClientOptions = {}) {
+  return createClient<MappingsPaths>(options);
+}
+
+/** Typed client of the platform service (device tags, status, data); paths carry the `/svc/platform` base. */
+export function createPlatformClient(options: ClientOptions = {}) {
+  return createClient<PlatformPaths>(options);
+}
+
+/** Typed client of the licence service; paths carry the `/svc/license` base. */
+export function createLicenseClient(options: ClientOptions = {}) {
+  return createClient<LicensePaths>(options);
 }

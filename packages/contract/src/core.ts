@@ -172,7 +172,9 @@ export const StatusIssueCreate = Type.Object(
 export type StatusIssueCreate = Static<typeof StatusIssueCreate>;
 
 export * from './core-api-keys.ts';
+export * from './core-apps.ts';
 export * from './core-clients.ts';
+export * from './core-device-groups.ts';
 export * from './core-groups.ts';
 export * from './core-organization-admin.ts';
 export * from './core-roles.ts';

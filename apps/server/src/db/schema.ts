@@ -1,6 +1,8 @@
 import {
+  bigint,
   bigserial,
   boolean,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -301,9 +303,99 @@ export const applicationPermissions = pgTable('application_permissions', {
   description: text('description').notNull().default(''),
 });
 
+export const DEVICE_STATUSES = ['ONLINE', 'OFFLINE'] as const;
+export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
+
+export const MODEL_PATH_TYPES = ['number', 'integer', 'boolean', 'string'] as const;
+export type ModelPathType = (typeof MODEL_PATH_TYPES)[number];
+
+/** One typed data path of a model; dots make the tree (`motor.speed` sits under `motor`). */
+export type ModelPath = {
+  path: string;
+  type: ModelPathType;
+  unit?: string;
+  description?: string;
+  /** Whether a value may be written back to the device (set-point). */
+  writable?: boolean;
+  min?: number;
+  max?: number;
+};
+
+/** A preset's binding of one device data tag to a model path, optionally through a formula of `value`. */
+export type PresetMapping = { tag: string; path: string; formula?: string };
+
+/** Models: a named tree of typed data paths with versions; the current version is what presets bind to. */
+export const models = pgTable(
+  'models',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    subOrgsEnabledToView: boolean('sub_orgs_enabled_to_view').notNull().default(false),
+    currentVersion: integer('current_version').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('models_org_name_idx').on(t.organizationId, t.name)],
+);
+
+export const modelVersions = pgTable(
+  'model_versions',
+  {
+    modelId: uuid('model_id')
+      .notNull()
+      .references(() => models.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    paths: jsonb('paths').$type<ModelPath[]>().notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.modelId, t.version] })],
+);
+
+/** Presets bind a device's data tags to a model version and carry the configuration sent to the device. */
+export const presets = pgTable(
+  'presets',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    modelId: uuid('model_id')
+      .notNull()
+      .references(() => models.id, { onDelete: 'restrict' }),
+    modelVersion: integer('model_version').notNull(),
+    mappings: jsonb('mappings').$type<PresetMapping[]>().notNull().default([]),
+    deviceConfiguration: jsonb('device_configuration').$type<Record<string, unknown>>().notNull().default({}),
+    subOrgsEnabledToView: boolean('sub_orgs_enabled_to_view').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('presets_org_name_idx').on(t.organizationId, t.name)],
+);
+
+export const PRESET_JOB_STATUSES = ['RUNNING', 'DONE', 'FAILED'] as const;
+
+/** Asynchronous preset creation: progress a client polls from `/presets/async/{id}`. */
+export const presetJobs = pgTable('preset_jobs', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  organizationId: uuid('organization_id')
+    .notNull()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  status: text('status').$type<(typeof PRESET_JOB_STATUSES)[number]>().notNull().default('RUNNING'),
+  progress: integer('progress').notNull().default(0),
+  presetId: uuid('preset_id').references(() => presets.id, { onDelete: 'set null' }),
+  error: text('error'),
+  createdAt: createdAt(),
+  finishedAt: timestamp('finished_at', { withTimezone: true }),
+});
+
 /**
- * The devices of an organization: the part identity and access administration needs (moving, security policies,
- * refusing to delete an organization that still has devices). The devices-and-data work extends this table.
+ * The devices of an organization: identity data (label, alias, serial number), labelling tags, the preset binding its
+ * data to a model, connection status and map position.
  */
 export const devices = pgTable(
   'devices',
@@ -317,12 +409,20 @@ export const devices = pgTable(
     serialNumber: text('serial_number').notNull().default(''),
     description: text('description').notNull().default(''),
     tags: jsonb('tags').$type<string[]>().notNull().default([]),
-    status: text('status').notNull().default('OFFLINE'),
+    status: text('status').$type<DeviceStatus>().notNull().default('OFFLINE'),
+    /** The preset binding the device's data tags to a model; null until one is chosen. */
+    presetId: uuid('preset_id').references(() => presets.id, { onDelete: 'set null' }),
+    configuration: jsonb('configuration').$type<Record<string, unknown>>().notNull().default({}),
+    latitude: doublePrecision('latitude'),
+    longitude: doublePrecision('longitude'),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
     index('devices_org_idx').on(t.organizationId),
     uniqueIndex('devices_org_label_idx').on(t.organizationId, t.label),
+    index('devices_org_status_idx').on(t.organizationId, t.status),
+    uniqueIndex('devices_org_alias_idx').on(t.organizationId, t.alias),
   ],
 );
 
@@ -483,5 +583,148 @@ export const actionTokens = pgTable('action_tokens', {
   redirectUri: text('redirect_uri'),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+export const deviceGroups = pgTable(
+  'device_groups',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('device_groups_org_name_idx').on(t.organizationId, t.name)],
+);
+
+export const deviceGroupMembers = pgTable(
+  'device_group_members',
+  {
+    groupId: uuid('group_id')
+      .notNull()
+      .references(() => deviceGroups.id, { onDelete: 'cascade' }),
+    deviceId: uuid('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.groupId, t.deviceId] }),
+    index('device_group_members_device_idx').on(t.deviceId),
+  ],
+);
+
+/** A device's MQTT credentials, issued at activation: the username is public, the secret is stored as SHA-256. */
+export const deviceCredentials = pgTable('device_credentials', {
+  deviceId: uuid('device_id')
+    .primaryKey()
+    .references(() => devices.id, { onDelete: 'cascade' }),
+  username: text('username').notNull().unique(),
+  secretHash: text('secret_hash').notNull(),
+  createdAt: createdAt(),
+});
+
+export const DEVICE_LICENSE_STATUSES = ['AVAILABLE', 'ACTIVE', 'EXPIRED'] as const;
+
+/** Device licences: an activation key an organization holds; activation binds it to a new device. */
+export const deviceLicenses = pgTable(
+  'device_licenses',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    activationKey: text('activation_key').notNull().unique(),
+    deviceId: uuid('device_id').references(() => devices.id, { onDelete: 'set null' }),
+    vpn: boolean('vpn').notNull().default(false),
+    autorenew: boolean('autorenew').notNull().default(false),
+    status: text('status').$type<(typeof DEVICE_LICENSE_STATUSES)[number]>().notNull().default('AVAILABLE'),
+    activatedAt: timestamp('activated_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('device_licenses_org_idx').on(t.organizationId)],
+);
+
+/** Connection history: every ONLINE/OFFLINE change of a device. */
+export const deviceStatusHistory = pgTable(
+  'device_status_history',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    deviceId: uuid('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    status: text('status').$type<DeviceStatus>().notNull(),
+    detail: text('detail').notNull().default(''),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('device_status_history_device_at_idx').on(t.deviceId, t.at)],
+);
+
+/**
+ * Stored device values: one row per accepted message, values keyed by model path. No foreign key, for ingest speed:
+ * deleting a device deletes its rows explicitly.
+ */
+export const telemetry = pgTable(
+  'telemetry',
+  {
+    deviceId: uuid('device_id').notNull(),
+    ts: timestamp('ts', { withTimezone: true, precision: 6 }).notNull(),
+    values: jsonb('values').$type<Record<string, number | boolean | string>>().notNull(),
+  },
+  (t) => [index('telemetry_device_ts_idx').on(t.deviceId, t.ts)],
+);
+
+/** The latest value of every path of every device (kept hot in memory by ingest, written through here). */
+export const latestValues = pgTable(
+  'latest_values',
+  {
+    deviceId: uuid('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    path: text('path').notNull(),
+    value: jsonb('value').$type<number | boolean | string>().notNull(),
+    ts: timestamp('ts', { withTimezone: true, precision: 6 }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.path] })],
+);
+
+/** The data tags a device has reported (its `availableTags`), whether or not its preset maps them. */
+export const deviceDataTags = pgTable(
+  'device_data_tags',
+  {
+    deviceId: uuid('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    type: text('type').notNull(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.name] })],
+);
+
+/** Per-device ingest counters: what was accepted and what was refused and why (never stored as data). */
+export const deviceIngestStats = pgTable('device_ingest_stats', {
+  deviceId: uuid('device_id')
+    .primaryKey()
+    .references(() => devices.id, { onDelete: 'cascade' }),
+  accepted: bigint('accepted', { mode: 'number' }).notNull().default(0),
+  malformed: bigint('malformed', { mode: 'number' }).notNull().default(0),
+  unknownPath: bigint('unknown_path', { mode: 'number' }).notNull().default(0),
+  wrongType: bigint('wrong_type', { mode: 'number' }).notNull().default(0),
+  lastError: text('last_error'),
+  lastErrorAt: timestamp('last_error_at', { withTimezone: true }),
+});
+
+/** The app catalogue of the store: apps the portal embeds (through the host/app bridge) at their entry address. */
+export const apps = pgTable('apps', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  publisher: text('publisher').notNull().default(''),
+  /** Where the embedded app starts; its origin is the only one the portal sends tokens to. */
+  entryUrl: text('entry_url').notNull(),
   createdAt: createdAt(),
 });

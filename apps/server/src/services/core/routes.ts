@@ -2,7 +2,9 @@ import type { ServiceDefinition } from '../mount.ts';
 import { accountRoutes } from './account/routes.ts';
 import { agreementRoutes } from './agreements/routes.ts';
 import { apiKeyRoutes } from './api-keys/routes.ts';
+import { appRoutes } from './apps/routes.ts';
 import { clientRoutes } from './clients/routes.ts';
+import { deviceGroupRoutes } from './device-groups/routes.ts';
 import { deviceRoutes } from './devices/routes.ts';
 import { groupRoutes } from './groups/routes.ts';
 import { onboardingRoutes } from './onboarding/routes.ts';
@@ -34,6 +36,8 @@ export const coreService: ServiceDefinition = {
       securityPolicyRoutes,
       apiKeyRoutes,
       clientRoutes,
+      deviceGroupRoutes,
+      appRoutes,
     ]) {
       await app.register(area, context);
     }

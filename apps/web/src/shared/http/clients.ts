@@ -1,6 +1,13 @@
-import { createAuditClient, createCoreClient, createThemeClient } from '@edgeport/api-client';
+import {
+  createAuditClient,
+  createCoreClient,
+  createLicenseClient,
+  createMappingsClient,
+  createPlatformClient,
+  createThemeClient,
+} from '@edgeport/api-client';
 import { HttpError } from './errors.ts';
-import { CORE_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, timedFetch } from './timed-fetch.ts';
+import { CORE_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, PRESET_MODEL_TIMEOUT_MS, timedFetch } from './timed-fetch.ts';
 
 /** Core service calls (spec 9: 90 s). */
 export const coreClient = createCoreClient({ fetch: timedFetch(CORE_TIMEOUT_MS) });
@@ -8,6 +15,11 @@ export const coreClient = createCoreClient({ fetch: timedFetch(CORE_TIMEOUT_MS) 
 export const quickCoreClient = createCoreClient({ fetch: timedFetch(DEFAULT_TIMEOUT_MS) });
 export const auditClient = createAuditClient({ fetch: timedFetch(DEFAULT_TIMEOUT_MS) });
 export const themeClient = createThemeClient({ fetch: timedFetch(DEFAULT_TIMEOUT_MS) });
+export const platformClient = createPlatformClient({ fetch: timedFetch(DEFAULT_TIMEOUT_MS) });
+export const licenseClient = createLicenseClient({ fetch: timedFetch(DEFAULT_TIMEOUT_MS) });
+export const mappingsClient = createMappingsClient({ fetch: timedFetch(DEFAULT_TIMEOUT_MS) });
+/** Preset and model creation or update (spec 9: 300 s). */
+export const slowMappingsClient = createMappingsClient({ fetch: timedFetch(PRESET_MODEL_TIMEOUT_MS) });
 
 export function bearer(token: string): { authorization: string } {
   return { authorization: `Bearer ${token}` };

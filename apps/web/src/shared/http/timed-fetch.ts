@@ -4,6 +4,8 @@ import { HttpError } from './errors.ts';
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** Spec 9: core calls may take longer. */
 export const CORE_TIMEOUT_MS = 90_000;
+/** Spec 9: creating or updating presets and models may take up to 300 s. */
+export const PRESET_MODEL_TIMEOUT_MS = 300_000;
 
 type Fetch = (request: Request) => Promise<Response>;
 

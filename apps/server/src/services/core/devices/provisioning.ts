@@ -1,12 +1,12 @@
 import type { Db } from '../../../db/index.ts';
-import { devices } from '../../../db/schema.ts';
+import { type DeviceStatus, devices } from '../../../db/schema.ts';
 
 export type NewDevice = {
   alias?: string | null;
   serialNumber?: string;
   description?: string;
   tags?: string[];
-  status?: string;
+  status?: DeviceStatus;
 };
 
 /** A device of the organization, for fixtures, tests and the demo (the device activation flow comes later). */

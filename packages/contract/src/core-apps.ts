@@ -1,0 +1,2 @@
+// Filled in by the devices-and-data work.
+export {};
