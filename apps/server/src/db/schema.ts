@@ -309,7 +309,7 @@ export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
 export const MODEL_PATH_TYPES = ['number', 'integer', 'boolean', 'string'] as const;
 export type ModelPathType = (typeof MODEL_PATH_TYPES)[number];
 
-/** One typed data path of a model; dots make the tree (`motor.speed` sits under `motor`). */
+/** One typed data path of a model; slashes make the tree (`/motor/speed` sits under `/motor`), as in data roles. */
 export type ModelPath = {
   path: string;
   type: ModelPathType;

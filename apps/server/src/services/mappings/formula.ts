@@ -1,0 +1,42 @@
+import { compileExpression } from 'filtrex';
+
+/** A preset formula turns a device tag's raw number (`value`) into the model path's value, e.g. `value * 0.1 - 40`. */
+export type Formula = (value: number) => number;
+
+export type FormulaCheck = { valid: true; formula: Formula } | { valid: false; error: string };
+
+const MAX_FORMULA_LENGTH = 500;
+
+/**
+ * Compiles a formula of the one variable `value` with filtrex, which has no access to JavaScript's globals. A formula
+ * that does not parse, names anything but `value`, or does not give a finite number for a sample value is refused.
+ */
+export function checkFormula(source: string): FormulaCheck {
+  if (!source.trim()) return { valid: false, error: 'formula must not be blank' };
+  if (source.length > MAX_FORMULA_LENGTH) {
+    return { valid: false, error: `formula must be at most ${MAX_FORMULA_LENGTH} characters` };
+  }
+  let compiled: (data: { value: number }) => unknown;
+  try {
+    compiled = compileExpression(source);
+  } catch (error) {
+    return { valid: false, error: `formula does not parse: ${firstLine(error)}` };
+  }
+  const sample = compiled({ value: 1 });
+  if (sample instanceof Error) return { valid: false, error: `formula is not valid: ${firstLine(sample)}` };
+  if (typeof sample !== 'number' && typeof sample !== 'boolean') {
+    return { valid: false, error: 'formula must give a number' };
+  }
+  return {
+    valid: true,
+    formula: (value) => {
+      const result = compiled({ value });
+      return typeof result === 'number' ? result : result === true ? 1 : result === false ? 0 : Number.NaN;
+    },
+  };
+}
+
+function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0] ?? message;
+}
