@@ -5,18 +5,22 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import websocket from '@fastify/websocket';
 import { sql } from 'drizzle-orm';
 import Fastify, { type FastifySchemaValidationError, type FastifyServerOptions } from 'fastify';
+import { createWebSocketStream } from 'ws';
 import type { Config } from './config.ts';
 import type { Database } from './db/index.ts';
 import { answerError, refuseNulCharacters } from './http/request-guards.ts';
 import { RealmRegistry } from './identity/realms.ts';
 import { identityRoutes } from './identity/routes.ts';
 import { builtInTokenVerifier, externalTokenVerifier, type TokenVerifier } from './identity/verify.ts';
+import { createIngest } from './ingest/index.ts';
 import { type MailTransport, mailTransportFor } from './mail/transport.ts';
 import { auditService } from './services/audit/routes.ts';
 import { coreService } from './services/core/routes.ts';
 import { licenseService } from './services/license/routes.ts';
+import { liveRoutes } from './services/live/routes.ts';
 import { mappingsService } from './services/mappings/routes.ts';
 import { mountService, type ServiceDefinition } from './services/mount.ts';
 import { platformService } from './services/platform/routes.ts';
@@ -108,7 +112,14 @@ export async function buildApp({ config, database, logger = false, mail: mailOpt
     });
   }
   await app.register(rateLimit, { global: false });
-  for (const service of SERVICES) await mountService(app, service, { config, database, verifyToken, mail });
+  await app.register(websocket, { options: { maxPayload: 256 * 1024 } });
+  const ingest = await createIngest(database.db, app.log);
+  app.get('/mqtt', { websocket: true, schema: { hide: true } }, (socket) => {
+    ingest.handle(createWebSocketStream(socket));
+  });
+  await app.register(liveRoutes, { ingest, db: database.db, verifyToken });
+  for (const service of SERVICES)
+    await mountService(app, service, { config, database, verifyToken, mail, ingest });
 
   if (config.testFixtures) await app.register(testFixtureRoutes, { db: database.db, realms });
 
@@ -129,9 +140,16 @@ export async function buildApp({ config, database, logger = false, mail: mailOpt
 
   app.addHook('onClose', async () => {
     shuttingDown = true;
+    await ingest.close();
   });
 
-  return Object.assign(app, { realms, verifyToken, mail, markShuttingDown: () => (shuttingDown = true) });
+  return Object.assign(app, {
+    realms,
+    verifyToken,
+    mail,
+    ingest,
+    markShuttingDown: () => (shuttingDown = true),
+  });
 }
 
 export type App = Awaited<ReturnType<typeof buildApp>>;

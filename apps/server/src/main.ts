@@ -48,6 +48,7 @@ async function main() {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  if (config.mqttPort > 0) await app.ingest.listen(config.mqttPort, config.host);
   for (const login of logins) console.log(loginLine(login));
 }
 

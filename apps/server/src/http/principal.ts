@@ -44,14 +44,23 @@ export async function authenticate(
 ): Promise<Principal> {
   const header = request.headers.authorization;
   if (!header?.startsWith('Bearer ')) throw unauthorized();
-  const credential = header.slice(7).trim();
+  return principalOfCredential(header.slice(7).trim(), request.headers.host, verifyToken, db);
+}
+
+/** The caller a bearer credential (token or API key) stands for; `host` names the realm where the host does. */
+export async function principalOfCredential(
+  credential: string,
+  host: string | undefined,
+  verifyToken: TokenVerifier,
+  db: Db,
+): Promise<Principal> {
   if (credential.startsWith(API_KEY_PREFIX)) {
-    const principal = await apiKeyPrincipal(db, credential, realmOfHost(request.headers.host));
+    const principal = await apiKeyPrincipal(db, credential, realmOfHost(host));
     if (!principal) throw unauthorized('the API key is unknown, expired or no longer valid');
     return principal;
   }
   try {
-    const verified = await verifyToken(credential, realmOfHost(request.headers.host));
+    const verified = await verifyToken(credential, realmOfHost(host));
     return {
       realm: verified.realm,
       userId: verified.subject,

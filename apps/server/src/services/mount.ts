@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import { authenticate } from '../http/principal.ts';
 import type { TokenVerifier } from '../identity/verify.ts';
+import type { Ingest } from '../ingest/index.ts';
 import type { MailTransport } from '../mail/transport.ts';
 
 /** What every service gets from the composition root. */
@@ -14,6 +15,8 @@ export type ServiceContext = {
   verifyToken: TokenVerifier;
   /** Outgoing e-mail (invitations, password changes): the outbox, or SMTP when SMTP_URL is set. */
   mail: MailTransport;
+  /** Device data in: latest values, set-points to devices, device events. */
+  ingest: Ingest;
 };
 
 export type ServiceDefinition = {

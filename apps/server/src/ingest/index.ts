@@ -1,0 +1,103 @@
+import { createServer, type Server } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { Aedes } from 'aedes';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/index.ts';
+import { createBroker } from './broker.ts';
+import { ConnectionTracker } from './connections.ts';
+import { DeviceEvents } from './events.ts';
+import type { DataValue } from './payload.ts';
+import { IngestPipeline } from './pipeline.ts';
+import * as store from './store.ts';
+import { setpointTopic } from './topics.ts';
+
+/** Latest values are written through, counters and tags added, this often. */
+const HOT_FLUSH_MS = 1_000;
+
+export type Setpoint = { id: string; tag: string; path: string; value: DataValue };
+export type LatestValue = { path: string; value: DataValue; ts: number };
+
+/** Device data in: the MQTT broker, the telemetry pipeline, connection status and the events the live feed sends. */
+export type Ingest = {
+  events: DeviceEvents;
+  pipeline: IngestPipeline;
+  connections: ConnectionTracker;
+  broker: Aedes;
+  /** Serves MQTT on a TCP port (0 picks a free one); answers the port. */
+  listen(port: number, host?: string): Promise<number>;
+  /** Serves one MQTT connection over an already open stream (MQTT over WebSocket). */
+  handle(stream: Duplex): void;
+  /** Publishes a set-point to the device (QoS 1); resolves when the broker took it. */
+  sendSetpoint(deviceId: string, setpoint: Setpoint): Promise<void>;
+  latestValues(deviceId: string): Promise<LatestValue[]>;
+  /** Writes everything pending (telemetry batches, latest values, counters). */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+};
+
+export async function createIngest(db: Db, log: FastifyBaseLogger): Promise<Ingest> {
+  const events = new DeviceEvents();
+  const pipeline = new IngestPipeline(db, events, log);
+  const connections = new ConnectionTracker(db, events, log);
+  // Nobody is connected to a broker that is only starting: what a previous run left ONLINE is stale.
+  await store.markAllOffline(db, 'server restarted');
+  const broker = await createBroker({ db, pipeline, connections, log });
+  let tcp: Server | undefined;
+
+  const flushHot = () =>
+    pipeline.hot.flush(db).catch((error: unknown) => log.warn({ error }, 'flush failed'));
+  const timer = setInterval(flushHot, HOT_FLUSH_MS);
+  timer.unref();
+
+  return {
+    events,
+    pipeline,
+    connections,
+    broker,
+    listen(port, host) {
+      return new Promise((resolve, reject) => {
+        tcp = createServer(broker.handle);
+        tcp.once('error', reject);
+        tcp.listen(port, host, () => {
+          const address = tcp?.address();
+          resolve(typeof address === 'object' && address ? address.port : port);
+        });
+      });
+    },
+    handle(stream) {
+      broker.handle(stream);
+    },
+    sendSetpoint(deviceId, setpoint) {
+      return new Promise((resolve, reject) => {
+        broker.publish(
+          {
+            cmd: 'publish',
+            topic: setpointTopic(deviceId),
+            payload: Buffer.from(JSON.stringify(setpoint)),
+            qos: 1,
+            retain: false,
+            dup: false,
+          },
+          (error) => (error ? reject(error) : resolve()),
+        );
+      });
+    },
+    async latestValues(deviceId) {
+      const merged = new Map<string, LatestValue>();
+      for (const row of await store.latestValuesStored(db, deviceId)) merged.set(row.path, row);
+      for (const [path, latest] of pipeline.hot.latestOf(deviceId)) {
+        const stored = merged.get(path);
+        if (!stored || stored.ts <= latest.ts) merged.set(path, { path, ...latest });
+      }
+      return [...merged.values()].sort((a, b) => a.path.localeCompare(b.path));
+    },
+    flush: () => pipeline.flush(),
+    async close() {
+      clearInterval(timer);
+      await new Promise<void>((resolve) => (tcp ? tcp.close(() => resolve()) : resolve()));
+      await new Promise<void>((resolve) => broker.close(() => resolve()));
+      await pipeline.flush().catch((error: unknown) => log.warn({ error }, 'final flush failed'));
+      await connections.settled();
+    },
+  };
+}

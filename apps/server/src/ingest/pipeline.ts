@@ -1,0 +1,95 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/index.ts';
+import { type PresetBinding, presetBindingOf } from '../services/mappings/binding.ts';
+import { BatchWriter } from './batch-writer.ts';
+import type { DeviceEvents } from './events.ts';
+import { HotState } from './hot-state.ts';
+import { decodeMessage, isMalformed, type Refusal } from './payload.ts';
+import * as store from './store.ts';
+
+type Routing = { organizationId: string; binding: PresetBinding | undefined; loadedAt: number };
+
+/** How long a device's organization and preset binding are cached: a preset change applies within this time. */
+const ROUTING_TTL_MS = 5_000;
+/** At most one log line per device and reason in this time: a broken device must not flood the log. */
+const LOG_EVERY_MS = 10_000;
+
+/**
+ * The telemetry pipeline: decode a device's data message, map it through its preset, store it in batches and only
+ * then resolve (the broker acknowledges QoS 1 publishes at that moment), keep latest values hot, and announce the
+ * stored values. Refused messages and values are counted and logged per device and never stored; nothing here throws
+ * for bad input.
+ */
+export class IngestPipeline {
+  readonly hot = new HotState();
+  private readonly writer: BatchWriter<store.TelemetryRow>;
+  private readonly routing = new Map<string, Routing>();
+  private readonly loggedAt = new Map<string, number>();
+  private readonly db: Db;
+  private readonly events: DeviceEvents;
+  private readonly log: FastifyBaseLogger;
+
+  constructor(db: Db, events: DeviceEvents, log: FastifyBaseLogger) {
+    this.db = db;
+    this.events = events;
+    this.log = log;
+    this.writer = new BatchWriter((rows) => store.insertTelemetry(db, rows));
+  }
+
+  /** Resolves once the message's values are stored (or it was refused and counted); rejects if storage failed. */
+  async accept(deviceId: string, payload: Buffer): Promise<void> {
+    const routing = await this.routingOf(deviceId);
+    if (!routing) return;
+    const message = decodeMessage(payload, routing.binding);
+    if (isMalformed(message)) {
+      this.refuse(deviceId, 'malformed', message.malformed);
+      return;
+    }
+    this.hot.reportTags(deviceId, message.reportedTags, Date.now());
+    for (const refusal of message.refusals) this.refuse(deviceId, refusal.reason, refusal.detail);
+    if (Object.keys(message.values).length === 0) return;
+    await this.writer.add({ deviceId, ts: message.ts, values: message.values });
+    this.hot.count(deviceId, 'accepted');
+    this.hot.recordValues(deviceId, message.ts, message.values);
+    this.events.emit('values', {
+      organizationId: routing.organizationId,
+      deviceId,
+      ts: message.ts,
+      values: message.values,
+    });
+  }
+
+  /** Drops what is cached of a device (its preset changed, it was deleted or moved). */
+  forget(deviceId: string): void {
+    this.routing.delete(deviceId);
+    this.hot.forget(deviceId);
+  }
+
+  async flush(): Promise<void> {
+    await this.writer.flush();
+    await this.hot.flush(this.db);
+  }
+
+  private refuse(deviceId: string, reason: Refusal, detail: string): void {
+    this.hot.count(deviceId, reason, detail);
+    const key = `${deviceId}:${reason}`;
+    const now = Date.now();
+    if ((this.loggedAt.get(key) ?? 0) + LOG_EVERY_MS > now) return;
+    this.loggedAt.set(key, now);
+    this.log.warn({ deviceId, reason, detail }, 'device data refused');
+  }
+
+  private async routingOf(deviceId: string): Promise<Routing | undefined> {
+    const cached = this.routing.get(deviceId);
+    if (cached && Date.now() - cached.loadedAt < ROUTING_TTL_MS) return cached;
+    const device = await store.deviceRouting(this.db, deviceId);
+    if (!device) {
+      this.routing.delete(deviceId);
+      return undefined;
+    }
+    const binding = device.presetId ? await presetBindingOf(this.db, device.presetId) : undefined;
+    const routing = { organizationId: device.organizationId, binding, loadedAt: Date.now() };
+    this.routing.set(deviceId, routing);
+    return routing;
+  }
+}

@@ -1,0 +1,208 @@
+import { eq } from 'drizzle-orm';
+import mqtt from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { caller } from '../../../test/support/calls.ts';
+import { activatedDevice, testPreset } from '../../../test/support/devices.ts';
+import { seedTenants, userWithRole } from '../../../test/support/fixtures.ts';
+import { startTestServer, type TestServer } from '../../../test/support/server.ts';
+import { rptFor } from '../../../test/support/tokens.ts';
+import { roles } from '../../db/schema.ts';
+import { addMember, createRole } from '../core/organizations/provisioning.ts';
+
+const REALM = 'live';
+let server: TestServer;
+let httpPort: number;
+let mqttPort: number;
+let tenants: Awaited<ReturnType<typeof seedTenants>>;
+let device: { deviceId: string; password: string };
+let adminRpt: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  tenants = await seedTenants(server, REALM);
+  const preset = await testPreset(server, tenants.orgA.id);
+  device = await activatedDevice(server, tenants.orgA.id, 'Line 1', preset.id);
+  mqttPort = await server.app.ingest.listen(0, '127.0.0.1');
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = server.app.server.address();
+  httpPort = typeof address === 'object' && address ? address.port : 0;
+  adminRpt = (await rptFor(server, REALM, tenants.adminA.email, tenants.orgA.resourceId)).rpt;
+});
+afterAll(() => server.close());
+
+type Message = { type: string; [key: string]: unknown };
+
+/** A browser-like live connection that collects what the server sends. */
+async function liveConnection() {
+  const socket = new WebSocket(`ws://127.0.0.1:${httpPort}/svc/live`, {
+    headers: { host: `${REALM}.app.localhost` },
+  });
+  const received: Message[] = [];
+  let closeCode: number | undefined;
+  socket.on('message', (data) => received.push(JSON.parse(data.toString()) as Message));
+  socket.on('close', (code) => {
+    closeCode = code;
+  });
+  await new Promise((resolve, reject) => {
+    socket.once('open', resolve);
+    socket.once('error', reject);
+  });
+  return {
+    socket,
+    received,
+    closeCode: () => closeCode,
+    send: (message: unknown) => socket.send(JSON.stringify(message)),
+    next: (type: string) =>
+      expect.poll(() => received.find((message) => message.type === type), { timeout: 5000 }).toBeTruthy(),
+  };
+}
+
+async function publish(values: Record<string, unknown>) {
+  const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, {
+    clientId: device.deviceId,
+    username: device.deviceId,
+    password: device.password,
+    reconnectPeriod: 0,
+  });
+  await client.publishAsync(`devices/${device.deviceId}/data`, JSON.stringify({ values }), { qos: 1 });
+  return client;
+}
+
+describe('live feed /svc/live', () => {
+  it('sends a subscribed device its stored values and status changes', async () => {
+    const live = await liveConnection();
+    live.send({ type: 'auth', token: adminRpt, organization: tenants.orgA.id });
+    await live.next('ready');
+    live.send({ type: 'subscribe', deviceIds: [device.deviceId] });
+    const client = await publish({ LineSpeed: 99.5, MotorTemp: 700 });
+    await expect
+      .poll(() =>
+        live.received.find(
+          (m) => m.type === 'values' && (m.values as Record<string, unknown>)['/line/speed'] === 99.5,
+        ),
+      )
+      .toMatchObject({
+        deviceId: device.deviceId,
+        values: { '/line/speed': 99.5, '/motor/temperature': 70 },
+      });
+    await client.endAsync();
+    await expect
+      .poll(() => live.received.find((m) => m.type === 'status' && m.status === 'OFFLINE'))
+      .toMatchObject({ deviceId: device.deviceId });
+    live.socket.close();
+  });
+
+  it('refuses a socket without a valid token, and devices of another organization', async () => {
+    const anonymous = await liveConnection();
+    anonymous.send({ type: 'subscribe', deviceIds: [device.deviceId] });
+    await expect.poll(() => anonymous.closeCode()).toBe(4401);
+
+    const forged = await liveConnection();
+    forged.send({ type: 'auth', token: 'not-a-token', organization: tenants.orgA.id });
+    await expect.poll(() => forged.closeCode()).toBe(4401);
+
+    const adminB = await rptFor(server, REALM, tenants.adminB.email, tenants.orgB.resourceId);
+    const wrongOrg = await liveConnection();
+    wrongOrg.send({ type: 'auth', token: adminB.rpt, organization: tenants.orgA.id });
+    await expect.poll(() => wrongOrg.closeCode()).toBe(4403);
+
+    const otherTenant = await liveConnection();
+    otherTenant.send({ type: 'auth', token: adminB.rpt, organization: tenants.orgB.id });
+    await otherTenant.next('ready');
+    otherTenant.send({ type: 'subscribe', deviceIds: [device.deviceId] });
+    await expect
+      .poll(() => otherTenant.received.find((m) => m.type === 'error'))
+      .toMatchObject({ deviceIds: [device.deviceId] });
+    const client = await publish({ LineSpeed: 12 });
+    await client.endAsync();
+    expect(otherTenant.received.filter((m) => m.type === 'values')).toHaveLength(0);
+    otherTenant.socket.close();
+  });
+
+  it('answers a malformed message with an error naming the problem', async () => {
+    const live = await liveConnection();
+    live.send({ type: 'subscribe', deviceIds: ['not-a-uuid'] });
+    await expect.poll(() => live.received.find((m) => m.type === 'error')?.message).toMatch(/deviceIds/);
+    live.socket.close();
+  });
+});
+
+describe('latest values and set-points', () => {
+  const call = () => caller(server, REALM);
+
+  it('lists the latest values with their model type, unit and whether they are writable', async () => {
+    const client = await publish({ SpeedSetpoint: 80, LineSpeed: 101 });
+    await client.endAsync();
+    const response = await call()(
+      'GET',
+      `/svc/platform/api/v1/organizations/${tenants.orgA.id}/devices/${device.deviceId}/values`,
+      adminRpt,
+    );
+    expect(response.statusCode).toBe(200);
+    const values = response.json().values as { path: string; unit: string | null; writable: boolean }[];
+    expect(values.find((v) => v.path === '/line/speed')).toMatchObject({ unit: 'pcs/min', writable: false });
+    expect(values.find((v) => v.path === '/setpoints/speed')).toMatchObject({ writable: true });
+  });
+
+  it('sends a set-point to the device on its own topic', async () => {
+    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, {
+      clientId: device.deviceId,
+      username: device.deviceId,
+      password: device.password,
+      reconnectPeriod: 0,
+    });
+    await client.subscribeAsync(`devices/${device.deviceId}/setpoints`, { qos: 1 });
+    const received = new Promise<Record<string, unknown>>((resolve) =>
+      client.once('message', (_topic, payload) => resolve(JSON.parse(payload.toString()))),
+    );
+    const response = await call()(
+      'POST',
+      `/svc/platform/api/v1/organizations/${tenants.orgA.id}/devices/${device.deviceId}/values`,
+      adminRpt,
+      { path: '/setpoints/speed', value: 150 },
+    );
+    expect(response.statusCode).toBe(202);
+    expect(response.json()).toMatchObject({ tag: 'SpeedSetpoint', deviceOnline: true });
+    expect(await received).toMatchObject({ tag: 'SpeedSetpoint', path: '/setpoints/speed', value: 150 });
+    await client.endAsync();
+  });
+
+  it('refuses read-only paths, out-of-range and mistyped values, and other tenants', async () => {
+    const url = `/svc/platform/api/v1/organizations/${tenants.orgA.id}/devices/${device.deviceId}/values`;
+    const readOnly = await call()('POST', url, adminRpt, { path: '/line/speed', value: 1 });
+    expect(readOnly.statusCode).toBe(400);
+    expect(readOnly.json().message).toContain("'/line/speed' is not writable");
+    expect(
+      (await call()('POST', url, adminRpt, { path: '/setpoints/speed', value: 500 })).json().message,
+    ).toBe('body/value must be <= 200');
+    expect(
+      (await call()('POST', url, adminRpt, { path: '/setpoints/speed', value: 'fast' })).statusCode,
+    ).toBe(400);
+    const adminB = await rptFor(server, REALM, tenants.adminB.email, tenants.orgB.resourceId);
+    const foreign = `/svc/platform/api/v1/organizations/${tenants.orgB.id}/devices/${device.deviceId}/values`;
+    expect(
+      (await call()('POST', foreign, adminB.rpt, { path: '/setpoints/speed', value: 1 })).statusCode,
+    ).toBe(404);
+  });
+
+  it('lets a data role without write on the path read but not write it', async () => {
+    const operator = await userWithRole(server, REALM, tenants.orgA.id, 'operator@live.test', [
+      { rsname: 'portal', scopes: ['ACCESS'] },
+      { rsname: 'devices', scopes: ['READ', 'UPDATE'] },
+    ]);
+    const dataRole = await createRole(server.database.db, tenants.orgA.id, 'Line readers', []);
+    await server.database.db
+      .update(roles)
+      .set({ kind: 'data', modelPathPermissions: [{ path: '/line', read: true, write: false }] })
+      .where(eq(roles.id, dataRole.id));
+    await addMember(server.database.db, tenants.orgA.id, operator.id, [dataRole.id]);
+    const { rpt } = await rptFor(server, REALM, 'operator@live.test', tenants.orgA.resourceId);
+    const url = `/svc/platform/api/v1/organizations/${tenants.orgA.id}/devices/${device.deviceId}/values`;
+    const read = await call()('GET', url, rpt);
+    expect(read.statusCode).toBe(200);
+    expect((read.json().values as { path: string }[]).map((v) => v.path).sort()).toEqual(['/line/speed']);
+    const write = await call()('POST', url, rpt, { path: '/setpoints/speed', value: 10 });
+    expect(write.statusCode).toBe(403);
+  });
+});
