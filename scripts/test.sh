@@ -16,6 +16,11 @@ if ! command -v chromium >/dev/null 2>&1; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
 
+if ! command -v mosquitto_pub >/dev/null 2>&1 || ! command -v mosquitto >/dev/null 2>&1; then
+  step "Installing Debian's mosquitto and mosquitto-clients (MQTT tests use clients this project did not write)"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mosquitto mosquitto-clients >/dev/null
+fi
+
 step 'Typecheck'
 tsc -p tsconfig.json
 tsc -p apps/web/tsconfig.json
