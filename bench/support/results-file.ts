@@ -8,7 +8,15 @@ import path from 'node:path';
 export const RESULTS_FILE = path.resolve(import.meta.dirname, '..', 'RESULTS.md');
 
 /** The sections, in the order they appear in the file. */
-export const SECTIONS = ['identity', 'identity-postgres', 'iam-users', 'web'] as const;
+export const SECTIONS = [
+  'identity',
+  'identity-postgres',
+  'iam-users',
+  'ingest',
+  'devices-table',
+  'data-explore',
+  'web',
+] as const;
 export type SectionName = (typeof SECTIONS)[number];
 
 const HEADER = [

@@ -44,6 +44,9 @@ export class SimulatedDevice {
     });
     this.client.on('error', (error) => options.onError?.(error));
     this.client.on('connect', () => {
+      // Small publishes must not wait for the broker's delayed TCP acknowledgement (Nagle's algorithm).
+      const stream = this.client.stream as { setNoDelay?: (noDelay: boolean) => void };
+      stream.setNoDelay?.(true);
       this.client.subscribe(`devices/${deviceId}/setpoints`, { qos: 1 });
       this.client.publish(`devices/${deviceId}/status`, 'online', { qos: 1, retain: true });
       this.start();
