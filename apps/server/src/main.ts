@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/index.ts';
+import { startDemoDevices } from './demo/devices.ts';
 import { loginLine, seedDemo } from './demo/seed.ts';
 import {
   INITIALIZE_FLAG,
@@ -28,6 +29,7 @@ async function main() {
   }, SWEEP_INTERVAL_MS);
   sweep.unref();
 
+  let stopDemoDevices = async () => {};
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -35,6 +37,7 @@ async function main() {
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     app.markShuttingDown();
     clearInterval(sweep);
+    await stopDemoDevices();
     // Keep-alive connections become idle as their last response ends; close them then, not at their time-out.
     const reaper = setInterval(() => app.server.closeIdleConnections(), 100);
     setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
@@ -48,7 +51,10 @@ async function main() {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
-  if (config.mqttPort > 0) await app.ingest.listen(config.mqttPort, config.host);
+  if (config.mqttPort > 0) {
+    const mqttPort = await app.ingest.listen(config.mqttPort, config.host);
+    if (config.demo) stopDemoDevices = await startDemoDevices(database.db, mqttPort);
+  }
   for (const login of logins) console.log(loginLine(login));
 }
 

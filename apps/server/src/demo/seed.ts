@@ -3,6 +3,7 @@ import { type Config, realmOrigin } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { realms } from '../db/schema.ts';
 import type { RealmRegistry } from '../identity/realms.ts';
+import { registerSampleApp } from '../samples/routes.ts';
 import {
   addDefaultRoles,
   addMember,
@@ -21,10 +22,16 @@ export type DemoLogin = { email: string; password: string; url: string };
  * operator with fresh passwords. Returns the logins once; a database that already has the realm gets nothing.
  */
 export async function seedDemo(db: Db, registry: RealmRegistry, config: Config): Promise<DemoLogin[]> {
+  // The host/app bridge sample app in the store catalogue (on every start: its address follows the port).
+  if (config.samples) await registerSampleApp(db, config);
   const [existing] = await db.select().from(realms).where(eq(realms.name, DEMO_REALM));
   if (existing) return [];
   await registry.create(DEMO_REALM, 'Edgeport Demo');
-  const org = await createOrganization(db, { realm: DEMO_REALM, name: 'Demo', resourceId: 'demo' });
+  const org = await createOrganization(db, {
+    realm: DEMO_REALM,
+    name: 'Demo',
+    resourceId: DEMO_ORGANIZATION,
+  });
   const plant = await createOrganization(db, {
     realm: DEMO_REALM,
     name: 'Demo plant Eindhoven',
