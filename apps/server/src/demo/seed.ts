@@ -14,6 +14,7 @@ import {
 import { saveTheme } from '../services/theme/store.ts';
 
 export const DEMO_REALM = 'demo';
+export const DEMO_ORGANIZATION = 'demo';
 
 export type DemoLogin = { email: string; password: string; url: string };
 
