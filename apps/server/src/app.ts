@@ -9,7 +9,7 @@ import websocket from '@fastify/websocket';
 import { sql } from 'drizzle-orm';
 import Fastify, { type FastifySchemaValidationError, type FastifyServerOptions } from 'fastify';
 import { createWebSocketStream } from 'ws';
-import type { Config } from './config.ts';
+import { baseOrigin, type Config } from './config.ts';
 import type { Database } from './db/index.ts';
 import { answerError, refuseNulCharacters } from './http/request-guards.ts';
 import { RealmRegistry } from './identity/realms.ts';
@@ -17,7 +17,10 @@ import { identityRoutes } from './identity/routes.ts';
 import { builtInTokenVerifier, externalTokenVerifier, type TokenVerifier } from './identity/verify.ts';
 import { createIngest } from './ingest/index.ts';
 import { type MailTransport, mailTransportFor } from './mail/transport.ts';
+import { sampleRoutes } from './samples/routes.ts';
 import { auditService } from './services/audit/routes.ts';
+import { portalFramingHook } from './services/core/apps/framing.ts';
+import { appOrigins } from './services/core/apps/service.ts';
 import { coreService } from './services/core/routes.ts';
 import { licenseService } from './services/license/routes.ts';
 import { liveRoutes } from './services/live/routes.ts';
@@ -113,7 +116,7 @@ export async function buildApp({ config, database, logger = false, mail: mailOpt
   }
   await app.register(rateLimit, { global: false });
   await app.register(websocket, { options: { maxPayload: 256 * 1024 } });
-  const ingest = await createIngest(database.db, app.log);
+  const ingest = await createIngest(database.db, app.log, config.mqttUrl);
   app.get('/mqtt', { websocket: true, schema: { hide: true } }, (socket) => {
     ingest.handle(createWebSocketStream(socket));
   });
@@ -122,6 +125,13 @@ export async function buildApp({ config, database, logger = false, mail: mailOpt
     await mountService(app, service, { config, database, verifyToken, mail, ingest });
 
   if (config.testFixtures) await app.register(testFixtureRoutes, { db: database.db, realms });
+  // Host/app bridge: the portal frames only catalogue apps and is framed only by configured host pages.
+  const embedHostOrigins = [
+    ...config.embedHostOrigins,
+    ...(config.samples ? [baseOrigin(config, 'host.')] : []),
+  ];
+  app.addHook('onSend', portalFramingHook({ appOrigins: () => appOrigins(database.db), embedHostOrigins }));
+  if (config.samples) await app.register(sampleRoutes, { config });
 
   if (existsSync(config.webDist)) {
     await app.register(fastifyStatic, {

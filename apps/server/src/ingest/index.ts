@@ -6,6 +6,7 @@ import type { Db } from '../db/index.ts';
 import { createBroker } from './broker.ts';
 import { ConnectionTracker } from './connections.ts';
 import { DeviceEvents } from './events.ts';
+import { consumeExternalBroker, type ExternalBroker } from './external-broker.ts';
 import type { DataValue } from './payload.ts';
 import { IngestPipeline } from './pipeline.ts';
 import * as store from './store.ts';
@@ -22,8 +23,9 @@ export type Ingest = {
   events: DeviceEvents;
   pipeline: IngestPipeline;
   connections: ConnectionTracker;
-  broker: Aedes;
-  /** Serves MQTT on a TCP port (0 picks a free one); answers the port. */
+  /** The embedded broker; undefined when device data comes from an external broker (MQTT_URL). */
+  broker: Aedes | undefined;
+  /** Serves MQTT on a TCP port (0 picks a free one); answers the port. With an external broker: does nothing. */
   listen(port: number, host?: string): Promise<number>;
   /** Serves one MQTT connection over an already open stream (MQTT over WebSocket). */
   handle(stream: Duplex): void;
@@ -35,13 +37,19 @@ export type Ingest = {
   close(): Promise<void>;
 };
 
-export async function createIngest(db: Db, log: FastifyBaseLogger): Promise<Ingest> {
+export async function createIngest(db: Db, log: FastifyBaseLogger, mqttUrl?: string): Promise<Ingest> {
   const events = new DeviceEvents();
   const pipeline = new IngestPipeline(db, events, log);
   const connections = new ConnectionTracker(db, events, log);
-  // Nobody is connected to a broker that is only starting: what a previous run left ONLINE is stale.
-  await store.markAllOffline(db, 'server restarted');
-  const broker = await createBroker({ db, pipeline, connections, log });
+  let broker: Aedes | undefined;
+  let external: ExternalBroker | undefined;
+  if (mqttUrl) {
+    external = await consumeExternalBroker(mqttUrl, pipeline, connections, log);
+  } else {
+    // Nobody is connected to a broker that is only starting: what a previous run left ONLINE is stale.
+    await store.markAllOffline(db, 'server restarted');
+    broker = await createBroker({ db, pipeline, connections, log });
+  }
   let tcp: Server | undefined;
 
   const flushHot = () =>
@@ -55,9 +63,11 @@ export async function createIngest(db: Db, log: FastifyBaseLogger): Promise<Inge
     connections,
     broker,
     listen(port, host) {
+      const embedded = broker;
+      if (!embedded) return Promise.resolve(0);
       return new Promise((resolve, reject) => {
         // Acknowledgements are tiny writes: without TCP_NODELAY, Nagle and delayed ACKs hold each one back ~40 ms.
-        tcp = createServer({ noDelay: true }, broker.handle);
+        tcp = createServer({ noDelay: true }, embedded.handle);
         tcp.once('error', reject);
         tcp.listen(port, host, () => {
           const address = tcp?.address();
@@ -66,11 +76,15 @@ export async function createIngest(db: Db, log: FastifyBaseLogger): Promise<Inge
       });
     },
     handle(stream) {
-      broker.handle(stream);
+      if (broker) broker.handle(stream);
+      else stream.destroy();
     },
     sendSetpoint(deviceId, setpoint) {
+      if (external) return external.publish(setpointTopic(deviceId), JSON.stringify(setpoint));
+      const embedded = broker;
+      if (!embedded) return Promise.reject(new Error('no broker'));
       return new Promise((resolve, reject) => {
-        broker.publish(
+        embedded.publish(
           {
             cmd: 'publish',
             topic: setpointTopic(deviceId),
@@ -96,7 +110,8 @@ export async function createIngest(db: Db, log: FastifyBaseLogger): Promise<Inge
     async close() {
       clearInterval(timer);
       await new Promise<void>((resolve) => (tcp ? tcp.close(() => resolve()) : resolve()));
-      await new Promise<void>((resolve) => broker.close(() => resolve()));
+      await external?.close();
+      await new Promise<void>((resolve) => (broker ? broker.close(() => resolve()) : resolve()));
       await pipeline.flush().catch((error: unknown) => log.warn({ error }, 'final flush failed'));
       await connections.settled();
     },
