@@ -4,6 +4,8 @@ import type { Db } from '../db/index.ts';
 import { REALM_NAME_PATTERN, type RealmRegistry } from '../identity/realms.ts';
 import { recentMail } from '../mail/outbox.ts';
 import { publishAgreement } from '../services/core/agreements/store.ts';
+import { registerApp } from '../services/core/apps/service.ts';
+import { addToGroupNamed, createDevice, recordStatusHistory } from '../services/core/devices/provisioning.ts';
 import {
   addMember,
   createOrganization,
@@ -11,6 +13,8 @@ import {
   createUser,
 } from '../services/core/organizations/provisioning.ts';
 import { insertIssue } from '../services/core/status/store.ts';
+import { seedLicenseKeys } from '../services/license/demo.ts';
+import { seedTelemetryFixture } from '../services/platform/data/fixtures.ts';
 
 const Permission = Type.Object({ rsname: Type.String(), scopes: Type.Array(Type.String()) });
 
@@ -49,6 +53,80 @@ const TenantFixture = Type.Object({
         type: Type.Union([Type.Literal('incident'), Type.Literal('maintenance')]),
         status: Type.String(),
         title: Type.String(),
+      }),
+    ),
+  ),
+  // Store catalogue apps (shared by every realm; registered again with the same id, an app is updated).
+  apps: Type.Optional(
+    Type.Array(
+      Type.Object({
+        id: Type.String({ pattern: '^[A-Za-z0-9_.-]{1,80}$' }),
+        name: Type.String({ minLength: 1 }),
+        entryUrl: Type.String({ minLength: 1 }),
+        description: Type.Optional(Type.String()),
+        publisher: Type.Optional(Type.String()),
+      }),
+    ),
+  ),
+  // Data exploration: a model, a preset of it, devices bound to the preset and generated values.
+  telemetry: Type.Optional(
+    Type.Array(
+      Type.Object({
+        org: Type.String(),
+        model: Type.String({ minLength: 1 }),
+        paths: Type.Array(
+          Type.Object({
+            path: Type.String({ pattern: '^(/[A-Za-z0-9_-]+)+$' }),
+            type: Type.Union([
+              Type.Literal('number'),
+              Type.Literal('integer'),
+              Type.Literal('boolean'),
+              Type.Literal('string'),
+            ]),
+            unit: Type.Optional(Type.String()),
+          }),
+        ),
+        preset: Type.String({ minLength: 1 }),
+        devices: Type.Array(Type.String({ minLength: 1 })),
+        points: Type.Integer({ minimum: 0, maximum: 200_000 }),
+        intervalMs: Type.Integer({ minimum: 1, maximum: 86_400_000 }),
+      }),
+    ),
+  ),
+  // Device licences with the activation keys given (the activation walkthrough).
+  deviceLicenses: Type.Optional(
+    Type.Array(
+      Type.Object({
+        org: Type.String(),
+        activationKey: Type.String({ pattern: '^EP(-[2-9A-HJKMNP-TV-Z]{4}){3}$' }),
+        vpn: Type.Optional(Type.Boolean()),
+      }),
+    ),
+  ),
+  // Devices of an organization (the devices table and map): times are relative to now, in minutes.
+  devices: Type.Optional(
+    Type.Array(
+      Type.Object({
+        org: Type.String(),
+        label: Type.String({ minLength: 1 }),
+        alias: Type.Optional(Type.String()),
+        serialNumber: Type.Optional(Type.String()),
+        description: Type.Optional(Type.String()),
+        status: Type.Optional(Type.Union([Type.Literal('ONLINE'), Type.Literal('OFFLINE')])),
+        tags: Type.Optional(Type.Array(Type.String())),
+        latitude: Type.Optional(Type.Number({ minimum: -90, maximum: 90 })),
+        longitude: Type.Optional(Type.Number({ minimum: -180, maximum: 180 })),
+        lastSeenMinutesAgo: Type.Optional(Type.Integer({ minimum: 0 })),
+        configuration: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+        groups: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+        statusHistory: Type.Optional(
+          Type.Array(
+            Type.Object({
+              status: Type.Union([Type.Literal('ONLINE'), Type.Literal('OFFLINE')]),
+              minutesAgo: Type.Integer({ minimum: 0 }),
+            }),
+          ),
+        ),
       }),
     ),
   ),
@@ -127,5 +205,44 @@ async function seedTenant(db: Db, realms: RealmRegistry, fixture: TenantFixture)
   for (const issue of fixture.statusIssues ?? []) {
     await insertIssue(db, fixture.realm, { ...issue, date: new Date() });
   }
-  return { realm: fixture.realm, organizations, users };
+  for (const licence of fixture.deviceLicenses ?? []) {
+    const org = organizations[licence.org];
+    if (!org)
+      throw Object.assign(new Error(`deviceLicenses.org '${licence.org}' is not a seeded organization`), {
+        statusCode: 400,
+      });
+    await seedLicenseKeys(db, org.id, [licence.activationKey], { vpn: licence.vpn });
+  }
+  for (const app of fixture.apps ?? []) await registerApp(db, app);
+  const telemetryDevices: Record<string, { id: string }> = {};
+  for (const data of fixture.telemetry ?? []) {
+    const org = organizations[data.org];
+    if (!org)
+      throw Object.assign(new Error(`telemetry.org '${data.org}' is not a seeded organization`), {
+        statusCode: 400,
+      });
+    Object.assign(telemetryDevices, (await seedTelemetryFixture(db, org.id, data)).devices);
+  }
+  const seededDevices: Record<string, string> = {};
+  const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+  for (const device of fixture.devices ?? []) {
+    const org = organizations[device.org];
+    if (!org)
+      throw Object.assign(new Error(`devices.org '${device.org}' is not a seeded organization`), {
+        statusCode: 400,
+      });
+    const { org: _org, label, groups, statusHistory, lastSeenMinutesAgo, ...extra } = device;
+    const row = await createDevice(db, org.id, label, {
+      ...extra,
+      lastSeenAt: lastSeenMinutesAgo === undefined ? null : minutesAgo(lastSeenMinutesAgo),
+    });
+    for (const group of groups ?? []) await addToGroupNamed(db, org.id, row.id, group);
+    await recordStatusHistory(
+      db,
+      row.id,
+      (statusHistory ?? []).map((change) => ({ status: change.status, at: minutesAgo(change.minutesAgo) })),
+    );
+    seededDevices[label] = row.id;
+  }
+  return { realm: fixture.realm, organizations, users, telemetryDevices, devices: seededDevices };
 }

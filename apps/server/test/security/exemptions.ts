@@ -37,6 +37,9 @@ export const EXEMPT: Record<string, string> = {
     "the realm's status feed (needs UPDATE portal); status issues belong to no organization",
   'PUT /svc/core/api/v1/status/issues/{id}': "realm's status feed, not an organization's data",
   'DELETE /svc/core/api/v1/status/issues/{id}': "realm's status feed, not an organization's data",
+  'GET /svc/core/api/v1/apps':
+    'the store catalogue, shared by every organization (the apps table names none)',
+  'GET /svc/core/api/v1/apps/{id}': 'one app of the shared store catalogue; no organization owns it',
   'GET /svc/core/api/v1/users/{name}/exists':
     'realm-wide e-mail existence check for the invite form (accounts are realm-wide)',
 

@@ -37,6 +37,7 @@ function candidatesFor(name: string, ctx: SampleContext): string[] {
     out.push('https://example.test/sec.png');
   if (n.includes('locale') || n.includes('lang')) out.push('en-US', 'en');
   if (n.includes('path')) out.push('/sec/path');
+  if (n === 'formula') out.push('value * 2');
   if (n.includes('range') || n.includes('cidr') || n === 'ip') out.push('10.0.0.0/8', '10.1.2.3');
   if (n === 'rsname' || n.includes('resourcetype') || n === 'resource') out.push('devices');
   if (n.includes('scope') || n.includes('action')) out.push('READ');

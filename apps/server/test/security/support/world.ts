@@ -5,12 +5,19 @@ import {
   apiKeys,
   applicationPermissions,
   auditLog,
+  deviceGroupMembers,
+  deviceGroups,
+  deviceLicenses,
   deviceSecurityPolicies,
   devices,
   groupMembers,
   groupRoles,
   importTokens,
+  models,
+  modelVersions,
   oidcPayloads,
+  presetJobs,
+  presets,
   roles,
   securityPolicies,
   serviceClients,
@@ -20,6 +27,7 @@ import {
   userSecurityPolicies,
 } from '../../../src/db/schema.ts';
 import { addMember, createUser } from '../../../src/services/core/organizations/provisioning.ts';
+import { generateActivationKey } from '../../../src/services/license/keys.ts';
 import { PASSWORD } from '../../support/fixtures.ts';
 
 /** The kinds of object a path parameter, query parameter or body field can name. */
@@ -37,7 +45,12 @@ export type Kind =
   | 'credential'
   | 'importToken'
   | 'statusIssue'
-  | 'appPermission';
+  | 'appPermission'
+  | 'deviceGroup'
+  | 'deviceLicense'
+  | 'model'
+  | 'preset'
+  | 'presetJob';
 
 type Named = { id: string; name: string };
 
@@ -54,7 +67,15 @@ export type Tenant = {
   childPolicy: Named;
   /** A policy with no parent, children or assignments: what `parentId` fields point at. */
   sparePolicy: Named;
-  device: { id: string; label: string };
+  device: { id: string; label: string; alias: string };
+  /** A device group holding the tenant's device. */
+  deviceGroup: Named;
+  /** An AVAILABLE device licence and its activation key. */
+  deviceLicense: { id: string; key: string };
+  /** A model (one version), a preset on it bound to the tenant's device, and an asynchronous preset job. */
+  model: Named;
+  preset: Named;
+  presetJob: { id: string };
   apiKey: Named & { prefix: string };
   client: Named;
   /** A preference of the admin (preferences are always the signed-in person's own). */
@@ -102,7 +123,12 @@ export async function seedTenantObjects(
     .returning();
   const [device] = await db
     .insert(devices)
-    .values({ organizationId: org.id, label: `sec-device-${tag}`, serialNumber: `SN-${tag}` })
+    .values({
+      organizationId: org.id,
+      label: `sec-device-${tag}`,
+      serialNumber: `SN-${tag}`,
+      alias: `sec-alias-${tag}`,
+    })
     .returning();
   const [role] = await db
     .insert(roles)
@@ -148,6 +174,47 @@ export async function seedTenantObjects(
   await db.insert(groupRoles).values({ groupId: group.id, roleId: role.id });
   await db.insert(userSecurityPolicies).values({ userId: user.id, policyId: policy.id });
   await db.insert(deviceSecurityPolicies).values({ deviceId: device.id, policyId: policy.id });
+  const [deviceGroup] = await db
+    .insert(deviceGroups)
+    .values({
+      organizationId: org.id,
+      name: `sec-device-group-${tag}`,
+      description: `device group of ${tag}`,
+    })
+    .returning();
+  const [deviceLicense] = await db
+    .insert(deviceLicenses)
+    .values({ organizationId: org.id, activationKey: generateActivationKey() })
+    .returning();
+  if (!deviceGroup || !deviceLicense) throw new Error('seeding returned nothing');
+  await db.insert(deviceGroupMembers).values({ groupId: deviceGroup.id, deviceId: device.id });
+  const [model] = await db
+    .insert(models)
+    .values({ organizationId: org.id, name: `sec-model-${tag}`, description: `model of ${tag}` })
+    .returning();
+  if (!model) throw new Error('seeding returned nothing');
+  await db.insert(modelVersions).values({
+    modelId: model.id,
+    version: 1,
+    paths: [{ path: '/sec/path', type: 'number' }],
+  });
+  const [preset] = await db
+    .insert(presets)
+    .values({
+      organizationId: org.id,
+      name: `sec-preset-${tag}`,
+      modelId: model.id,
+      modelVersion: 1,
+      mappings: [{ tag: `sec-tag-${tag}`, path: '/sec/path' }],
+    })
+    .returning();
+  if (!preset) throw new Error('seeding returned nothing');
+  await db.update(devices).set({ presetId: preset.id }).where(eq(devices.id, device.id));
+  const [presetJob] = await db
+    .insert(presetJobs)
+    .values({ organizationId: org.id, status: 'DONE', progress: 100, presetId: preset.id })
+    .returning();
+  if (!presetJob) throw new Error('seeding returned nothing');
   const prefix = `ep_${randomBytes(3).toString('hex')}`;
   const [apiKey] = await db
     .insert(apiKeys)
@@ -207,7 +274,12 @@ export async function seedTenantObjects(
     policy: { id: policy.id, name: policy.name },
     childPolicy: { id: childPolicy.id, name: childPolicy.name },
     sparePolicy: { id: sparePolicy.id, name: sparePolicy.name },
-    device: { id: device.id, label: device.label },
+    device: { id: device.id, label: device.label, alias: device.alias ?? '' },
+    deviceGroup: { id: deviceGroup.id, name: deviceGroup.name },
+    deviceLicense: { id: deviceLicense.id, key: deviceLicense.activationKey },
+    model: { id: model.id, name: model.name },
+    preset: { id: preset.id, name: preset.name },
+    presetJob: { id: presetJob.id },
     apiKey: { id: apiKey.id, name: apiKey.name, prefix: apiKey.prefix },
     client: { id: client.id, name: client.name },
     preference: {
@@ -256,6 +328,16 @@ export function markersOf(tenant: Tenant): string[] {
     tenant.sparePolicy.name,
     tenant.device.id,
     tenant.device.label,
+    tenant.device.alias,
+    tenant.deviceGroup.id,
+    tenant.deviceGroup.name,
+    tenant.deviceLicense.id,
+    tenant.deviceLicense.key,
+    tenant.model.id,
+    tenant.model.name,
+    tenant.preset.id,
+    tenant.preset.name,
+    tenant.presetJob.id,
     tenant.apiKey.id,
     tenant.apiKey.name,
     tenant.apiKey.prefix,
@@ -290,6 +372,13 @@ const SEGMENT_KINDS: Record<string, Kind> = {
   importToken: 'importToken',
   issues: 'statusIssue',
   applicationpermissions: 'appPermission',
+  deviceGroups: 'deviceGroup',
+  deviceLicenses: 'deviceLicense',
+  devicesByName: 'device',
+  models: 'model',
+  presets: 'preset',
+  async: 'presetJob',
+  mappings: 'preset',
 };
 
 /** Which kind a parameter or field name stands for; undefined when it names none. */
@@ -299,6 +388,10 @@ export function kindOfName(name: string, path: string): Kind | undefined {
   if (n.includes('applicationpermission')) return 'appPermission';
   if (n.includes('importtoken') || n === 'token') return 'importToken';
   if (n.includes('polic')) return 'policy';
+  if (n === 'activationkey') return 'deviceLicense';
+  if (n === 'alias') return 'device';
+  if (n === 'modelid') return 'model';
+  if (n === 'presetid') return 'preset';
   if (n.includes('devicegroup')) return undefined;
   if (n.includes('device') || n === 'dev') return 'device';
   if (n.includes('group')) return 'group';
@@ -320,6 +413,7 @@ export function kindOfPathParam(path: string, param: string, segment: string | u
     if (param === 'user') return 'user';
     if (param === 'service' || param === 'prop') return 'preference';
   }
+  if (path.includes('/models/name/') && param === 'name') return 'model';
   const byName = generic.includes(param) ? undefined : kindOfName(param, path);
   return byName ?? (segment ? SEGMENT_KINDS[segment] : undefined);
 }
@@ -347,7 +441,9 @@ export function pathValue(
     case 'policy':
       return tenant.policy.id;
     case 'device':
-      return param === 'label' || segment === 'label' ? tenant.device.label : tenant.device.id;
+      return param === 'label' || segment === 'label' || segment === 'devicesByName'
+        ? tenant.device.label
+        : tenant.device.id;
     case 'apiKey':
       return tenant.apiKey.id;
     case 'client':
@@ -364,6 +460,16 @@ export function pathValue(
       return tenant.importToken ?? randomBytes(16).toString('hex');
     case 'appPermission':
       return tenant.appPermission.id;
+    case 'deviceGroup':
+      return tenant.deviceGroup.id;
+    case 'deviceLicense':
+      return tenant.deviceLicense.id;
+    case 'model':
+      return byName ? tenant.model.name : tenant.model.id;
+    case 'preset':
+      return tenant.preset.id;
+    case 'presetJob':
+      return tenant.presetJob.id;
     default:
       return tenant.user.id;
   }
@@ -380,6 +486,8 @@ export function fieldValue(tenant: Tenant, name: string, path: string, caller: T
   if (!kind) return undefined;
   if (kind === 'user' && (n.includes('name') || n.includes('email'))) return tenant.user.email;
   if (kind === 'device' && n.includes('label')) return tenant.device.label;
+  if (kind === 'device' && n === 'alias') return tenant.device.alias;
+  if (kind === 'deviceLicense' && n.includes('key')) return tenant.deviceLicense.key;
   if (kind === 'policy' && n.startsWith('parent')) return tenant.sparePolicy.id;
   return pathValue(tenant, kind, path, 'id', undefined);
 }
