@@ -24,6 +24,7 @@ fi
 step 'Typecheck'
 tsc -p tsconfig.json
 tsc -p apps/web/tsconfig.json
+tsc -p samples/tsconfig.json
 
 step 'Lint (Biome)'
 biome check .

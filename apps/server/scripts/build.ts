@@ -20,7 +20,8 @@ export async function buildServer(outdir = path.join(serverRoot, 'dist')): Promi
     format: 'esm',
     target: 'node22',
     sourcemap: 'linked',
-    external: ['@electric-sql/pglite', '@node-rs/argon2', 'pg-native'],
+    // esbuild: the bridge samples are bundled at start (EDGEPORT_SAMPLES); it cannot be bundled itself.
+    external: ['@electric-sql/pglite', '@node-rs/argon2', 'pg-native', 'esbuild'],
     // CommonJS dependencies (pg) call require(); give the ES module bundle one.
     banner: {
       js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",

@@ -17,6 +17,14 @@ export type Config = {
   testFixtures: boolean;
   logLevel: string;
   webDist: string;
+  /** The device map's tile URL template (MAP_TILE_URL); unset: OpenStreetMap. */
+  mapTileUrl?: string;
+  mapTileAttribution?: string;
+  /** Origins of host pages allowed to embed the portal (CSP frame-ancestors); EMBED_HOST_ORIGINS, comma-separated. */
+  embedHostOrigins: string[];
+  /** Serves the host/app bridge samples at /samples/* (EDGEPORT_SAMPLES; on with the demo unless set). */
+  samples: boolean;
+  samplesDir: string;
 };
 
 export class ConfigError extends Error {}
@@ -44,6 +52,25 @@ function optional(env: NodeJS.ProcessEnv, name: string): string | undefined {
   return raw === undefined || raw === '' ? undefined : raw;
 }
 
+/** A comma-separated list of http(s) origins (`scheme://host[:port]`, nothing more). */
+function origins(env: NodeJS.ProcessEnv, name: string): string[] {
+  const raw = optional(env, name);
+  if (!raw) return [];
+  return raw.split(',').map((entry) => {
+    const value = entry.trim();
+    let origin: string | undefined;
+    try {
+      const url = new URL(value);
+      if (url.protocol === 'http:' || url.protocol === 'https:') origin = url.origin;
+    } catch {}
+    if (!origin || origin !== value.replace(/\/$/, ''))
+      throw new ConfigError(
+        `${name} must list http(s) origins like https://portal.example.com, got '${value}'`,
+      );
+    return origin;
+  });
+}
+
 /** The environment, read once, typed. Every variable is listed in the README's configuration table. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 8080);
@@ -65,6 +92,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     testFixtures: flag(env, 'EDGEPORT_TEST_FIXTURES', false),
     logLevel: optional(env, 'LOG_LEVEL') ?? 'info',
     webDist: path.resolve(import.meta.dirname, '../../web/dist'),
+    mapTileUrl: optional(env, 'MAP_TILE_URL'),
+    mapTileAttribution: optional(env, 'MAP_TILE_ATTRIBUTION'),
+    embedHostOrigins: origins(env, 'EMBED_HOST_ORIGINS'),
+    samples: flag(env, 'EDGEPORT_SAMPLES', flag(env, 'EDGEPORT_DEMO', false)),
+    samplesDir: path.resolve(import.meta.dirname, '../../../samples'),
   };
 }
 

@@ -5,6 +5,7 @@ import { useHotkeys } from 'react-hotkeys-hook';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { AbilityProvider } from '../../auth/ability.ts';
+import { useGuestBridge } from '../../features/app-container/guest.ts';
 import { currentPortal } from '../portal.ts';
 import type { PortalRoute } from '../routing/route-types.ts';
 import { isDashboardEditor } from '../routing/screens.ts';
@@ -29,6 +30,8 @@ export function ShellLayout({ routes }: { routes: readonly PortalRoute[] }) {
     enabled: !isDashboardEditor(location.pathname),
   });
   useOrganizationTheme(entered?.organization);
+  // The portal as guest: inside a host page that answers the bridge, the menu asks the host to navigate.
+  useGuestBridge();
   if (!entered) return <FullPageLoader />;
   return (
     <AbilityProvider value={entered.ability}>
