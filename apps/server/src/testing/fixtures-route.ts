@@ -14,6 +14,7 @@ import {
 } from '../services/core/organizations/provisioning.ts';
 import { insertIssue } from '../services/core/status/store.ts';
 import { seedLicenseKeys } from '../services/license/demo.ts';
+import { issueDeviceCredentials } from '../services/license/device-credentials.ts';
 import { seedTelemetryFixture } from '../services/platform/data/fixtures.ts';
 
 const Permission = Type.Object({ rsname: Type.String(), scopes: Type.Array(Type.String()) });
@@ -90,6 +91,8 @@ const TenantFixture = Type.Object({
         devices: Type.Array(Type.String({ minLength: 1 })),
         points: Type.Integer({ minimum: 0, maximum: 200_000 }),
         intervalMs: Type.Integer({ minimum: 1, maximum: 86_400_000 }),
+        // Issue MQTT credentials to the devices (answered once, in telemetryDevices) so a test can publish as them.
+        mqttCredentials: Type.Optional(Type.Boolean()),
       }),
     ),
   ),
@@ -214,14 +217,20 @@ async function seedTenant(db: Db, realms: RealmRegistry, fixture: TenantFixture)
     await seedLicenseKeys(db, org.id, [licence.activationKey], { vpn: licence.vpn });
   }
   for (const app of fixture.apps ?? []) await registerApp(db, app);
-  const telemetryDevices: Record<string, { id: string }> = {};
+  const telemetryDevices: Record<string, { id: string; password?: string }> = {};
   for (const data of fixture.telemetry ?? []) {
     const org = organizations[data.org];
     if (!org)
       throw Object.assign(new Error(`telemetry.org '${data.org}' is not a seeded organization`), {
         statusCode: 400,
       });
-    Object.assign(telemetryDevices, (await seedTelemetryFixture(db, org.id, data)).devices);
+    const seeded = (await seedTelemetryFixture(db, org.id, data)).devices;
+    for (const [label, device] of Object.entries(seeded)) {
+      const password = data.mqttCredentials
+        ? (await issueDeviceCredentials(db, device.id)).password
+        : undefined;
+      telemetryDevices[label] = { ...device, ...(password ? { password } : {}) };
+    }
   }
   const seededDevices: Record<string, string> = {};
   const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);

@@ -15,6 +15,11 @@ export function e2ePort(): number {
   return port;
 }
 
+/** The embedded MQTT broker of the browser-test server: well away from the HTTP ports parallel runs use. */
+export function e2eMqttPort(): number {
+  return e2ePort() + 10_000;
+}
+
 export type DemoLogin = { email: string; password: string; url: string };
 export type E2eEnvironment = { port: number; logins: DemoLogin[] };
 

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import type { DemoLogin, E2eEnvironment } from './environment.ts';
-import { e2ePort, LOGINS_FILE, REPO_ROOT } from './environment.ts';
+import { e2eMqttPort, e2ePort, LOGINS_FILE, REPO_ROOT } from './environment.ts';
 
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 10_000;
@@ -57,7 +57,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       PORT: String(port),
       PUBLIC_PORT: String(port),
       DATA_DIR: dataDir,
-      MQTT_PORT: '0',
+      MQTT_PORT: String(e2eMqttPort()),
       EDGEPORT_DEMO: 'true',
       // Mounts POST /test-support/tenants: every browser test seeds its own realm (support/seed.ts).
       EDGEPORT_TEST_FIXTURES: 'true',

@@ -26,6 +26,8 @@ export type Tenant = {
   origin: string;
   organizations: Record<string, { id: string; resourceId: string }>;
   users: Record<string, SeededUser>;
+  /** Devices of the optional `telemetry` fixture field, with their MQTT secret when `mqttCredentials` was asked. */
+  telemetryDevices: Record<string, { id: string; password?: string }>;
 };
 
 /** A realm name nobody else uses: every test gets its own tenant. */
@@ -53,11 +55,13 @@ export async function seedTenant(request: APIRequestContext, fixture: TenantFixt
   const body = (await response.json()) as {
     organizations: Tenant['organizations'];
     users: Record<string, { id: string; email: string }>;
+    telemetryDevices?: Tenant['telemetryDevices'];
   };
   return {
     realm,
     origin: realmOrigin(realm),
     organizations: body.organizations,
+    telemetryDevices: body.telemetryDevices ?? {},
     users: Object.fromEntries(
       users.map((user) => {
         const seeded = body.users[user.key];
