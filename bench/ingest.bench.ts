@@ -35,12 +35,17 @@ const { values: args } = parseArgs({
     devices: { type: 'string', default: '200' },
     seconds: { type: 'string', default: '15' },
     inflight: { type: 'string', default: '20' },
+    'database-url': { type: 'string' },
     'no-write': { type: 'boolean', default: false },
   },
 });
 const DEVICES = Number(args.devices);
 const SECONDS = Number(args.seconds);
 const INFLIGHT = Number(args.inflight);
+/** PostgreSQL instead of the embedded PGlite (the server's DATABASE_URL). */
+const DATABASE_URL = args['database-url'];
+const ENGINE = DATABASE_URL ? 'PostgreSQL' : 'PGlite';
+const serverEnv: Record<string, string> = DATABASE_URL ? { DATABASE_URL } : {};
 const WARMUP_S = 3;
 const TARGET_PER_S = 20_000;
 
@@ -88,7 +93,7 @@ async function mosquittoBaseline(): Promise<{ received: number; acked: number }>
 }
 
 async function edgeportIngest(dataDir: string, devices: { deviceId: string; password: string }[]) {
-  const server = await startServerProcess(dataDir);
+  const server = await startServerProcess(dataDir, serverEnv);
   const fleet = new Fleet({
     url: `mqtt://127.0.0.1:${server.mqttPort}`,
     devices,
@@ -102,7 +107,7 @@ async function edgeportIngest(dataDir: string, devices: { deviceId: string; pass
   const totalAcked = fleet.progress.acked;
   server.child.kill('SIGTERM');
   await server.exited;
-  const database = await openDatabase({ dataDir });
+  const database = await openDatabase({ dataDir, databaseUrl: DATABASE_URL });
   const [row] = await database.db.select({ rows: sql<number>`count(*)::int` }).from(telemetry);
   await database.close();
   return { acked, totalAcked, stored: row?.rows ?? 0 };
@@ -114,7 +119,7 @@ async function latency(
   apiKey: string,
   org: string,
 ) {
-  const server = await startServerProcess(dataDir);
+  const server = await startServerProcess(dataDir, serverEnv);
   const url = `mqtt://127.0.0.1:${server.mqttPort}`;
   const [probe, ...others] = devices;
   if (!probe) throw new Error('no probe device');
@@ -171,8 +176,8 @@ async function main() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-ingest-'));
   try {
     log(`provisioning ${DEVICES} devices`);
-    const provisioned = await provisionDataDir(dataDir, DEVICES);
-    log('edgeport: embedded broker + PGlite, QoS 1 acknowledged after storage');
+    const provisioned = await provisionDataDir(dataDir, DEVICES, 'bench', DATABASE_URL);
+    log(`edgeport: embedded broker + ${ENGINE}, QoS 1 acknowledged after storage`);
     const ingest = await edgeportIngest(dataDir, provisioned.devices);
     log(
       `  ${round(ingest.acked)} messages/s stored and acknowledged (${ingest.totalAcked} acked, ${ingest.stored} rows)`,
@@ -185,19 +190,19 @@ async function main() {
 
     const half = baseline.received / 2;
     const body = [
-      '## Ingest (devices and data)',
+      `## Ingest (devices and data) on ${ENGINE}`,
       '',
       `Measured ${new Date().toISOString().slice(0, 10)} on this machine (${os.cpus().length} cores) by \`node bench/ingest.bench.ts\`: ${DEVICES} simulated devices (apps/device-sim), QoS 1, ${INFLIGHT} messages in flight per device, 3 values per message, ${SECONDS} s measured after ${WARMUP_S} s warm-up. The load generator runs on the same 2 cores as the broker.`,
       '',
       '| measurement | result | limit | met |',
       '| --- | --- | --- | --- |',
       `| bare Mosquitto pub → sub (QoS 1, delivered/s) | ${round(baseline.received)} | yardstick | — |`,
-      `| Edgeport ingest into PGlite (stored and acknowledged/s) | ${round(ingest.acked)} | ≥ ${TARGET_PER_S} | ${ingest.acked >= TARGET_PER_S ? 'yes' : 'no'} |`,
+      `| Edgeport ingest into ${ENGINE} (stored and acknowledged/s) | ${round(ingest.acked)} | ≥ ${TARGET_PER_S} | ${ingest.acked >= TARGET_PER_S ? 'yes' : 'no'} |`,
       `| Edgeport ingest against half of Mosquitto | ${round(ingest.acked)} vs ${round(half)} | ≥ 50 % | ${ingest.acked >= half ? 'yes' : 'no'} |`,
       `| acknowledged messages found stored after shutdown | ${ingest.stored} of ${ingest.totalAcked} | all | ${ingest.stored >= ingest.totalAcked ? 'yes' : 'no'} |`,
       `| publish → live feed latency p50 / p95 / p99 (${lat.backgroundDevices} devices at 10 msg/s in the background) | ${p(50)} / ${p(95)} / ${p(99)} ms | p95 < 1000 ms | ${percentile(sorted, 95) < 1000 ? 'yes' : 'no'} |`,
     ].join('\n');
-    if (!args['no-write']) writeSection('ingest', body);
+    if (!args['no-write']) writeSection(DATABASE_URL ? 'ingest-postgres' : 'ingest', body);
     console.log(body);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

@@ -34,4 +34,9 @@ echo "bench/RESULTS.md (identity on PostgreSQL section) updated" >&2
 timeout --signal=TERM --kill-after=15 300 node bench/iam-users.bench.ts
 biome format --write bench/RESULTS.md >/dev/null 2>&1
 
+# Devices and data: MQTT ingest against bare Mosquitto, then on PostgreSQL; publish-to-live latency.
+timeout --signal=TERM --kill-after=15 400 node bench/ingest.bench.ts
+scripts/with-postgres.sh bash -c 'timeout --signal=TERM --kill-after=15 400 node bench/ingest.bench.ts --database-url "$TEST_DATABASE_URL"'
+biome format --write bench/RESULTS.md >/dev/null 2>&1
+
 bash bench/web.sh

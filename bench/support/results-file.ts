@@ -13,6 +13,7 @@ export const SECTIONS = [
   'identity-postgres',
   'iam-users',
   'ingest',
+  'ingest-postgres',
   'devices-table',
   'data-explore',
   'web',

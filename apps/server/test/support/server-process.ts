@@ -71,8 +71,13 @@ export type ProvisionedDevice = { deviceId: string; password: string };
  * A realm, an organization with an administrator and their personal API key (usable as a bearer credential and on
  * the live feed), the test preset and `count` activated devices, written into a data directory.
  */
-export async function provisionDataDir(dataDir: string, count: number, realm = 'bench') {
-  const database = await openDatabase({ dataDir });
+export async function provisionDataDir(
+  dataDir: string,
+  count: number,
+  realm = 'bench',
+  databaseUrl?: string,
+) {
+  const database = await openDatabase({ dataDir, databaseUrl });
   const { db } = database;
   try {
     await db.insert(realms).values({ name: realm, displayName: realm });
