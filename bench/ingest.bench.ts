@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import mqtt from 'mqtt';
 import WebSocket from 'ws';
 import { BENCH_TAGS } from '../apps/device-sim/src/demo-tags.ts';

@@ -39,4 +39,12 @@ timeout --signal=TERM --kill-after=15 400 node bench/ingest.bench.ts
 scripts/with-postgres.sh bash -c 'timeout --signal=TERM --kill-after=15 400 node bench/ingest.bench.ts --database-url "$TEST_DATABASE_URL"'
 biome format --write bench/RESULTS.md >/dev/null 2>&1
 
+# Data explorer: its chart with 1,000,000 points in Chromium, and the server's query and CSV export on PGlite.
+timeout --signal=TERM --kill-after=15 600 node bench/data-explore.bench.ts
+biome format --write bench/RESULTS.md >/dev/null 2>&1
+
+# Devices table: 100,000 devices on PGlite, page load, search, filters, sorting, map positions (target p95 < 100 ms).
+timeout --signal=TERM --kill-after=15 600 node bench/devices-table.bench.ts
+biome format --write bench/RESULTS.md >/dev/null 2>&1
+
 bash bench/web.sh

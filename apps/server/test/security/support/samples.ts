@@ -66,8 +66,11 @@ function sampleString(schema: JsonSchema, name: string, ctx: SampleContext): str
       return randomUUID();
     case 'email':
       return `sec-${ctx.unique()}@example.test`;
-    case 'date-time':
-      return new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString();
+    case 'date-time': {
+      // Ranges need from/since before to: the start an hour back, everything else a week ahead.
+      const start = ['from', 'since'].includes(name.toLowerCase());
+      return new Date(Date.now() + (start ? -3600 : 7 * 24 * 3600) * 1000).toISOString();
+    }
     case 'date':
       return new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString().slice(0, 10);
     case 'uri':

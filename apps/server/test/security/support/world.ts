@@ -196,7 +196,8 @@ export async function seedTenantObjects(
   await db.insert(modelVersions).values({
     modelId: model.id,
     version: 1,
-    paths: [{ path: '/sec/path', type: 'number' }],
+    // Writable, so a set-point to it is a valid request in the positive control.
+    paths: [{ path: '/sec/path', type: 'number', writable: true }],
   });
   const [preset] = await db
     .insert(presets)

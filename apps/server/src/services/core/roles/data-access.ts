@@ -32,7 +32,10 @@ export async function dataAccessOf(db: Db, userId: string, organizationId: strin
     .from(groupRoles)
     .innerJoin(groupMembers, eq(groupMembers.groupId, groupRoles.groupId))
     .where(eq(groupMembers.userId, userId));
-  const asMember = db.select({ id: groupMembers.roleId }).from(groupMembers).where(eq(groupMembers.userId, userId));
+  const asMember = db
+    .select({ id: groupMembers.roleId })
+    .from(groupMembers)
+    .where(eq(groupMembers.userId, userId));
   const held = await db
     .select({ entries: roles.modelPathPermissions })
     .from(roles)
