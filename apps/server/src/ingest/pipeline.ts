@@ -7,7 +7,8 @@ import { HotState } from './hot-state.ts';
 import { decodeMessage, isMalformed, type Refusal } from './payload.ts';
 import * as store from './store.ts';
 
-type Routing = { organizationId: string; binding: PresetBinding | undefined; loadedAt: number };
+type Routing = { organizationId: string; binding: PresetBinding | undefined };
+type CachedRouting = { routing: Promise<Routing | undefined>; loadedAt: number };
 
 /** How long a device's organization and preset binding are cached: a preset change applies within this time. */
 const ROUTING_TTL_MS = 5_000;
@@ -23,7 +24,7 @@ const LOG_EVERY_MS = 10_000;
 export class IngestPipeline {
   readonly hot = new HotState();
   private readonly writer: BatchWriter<store.TelemetryRow>;
-  private readonly routing = new Map<string, Routing>();
+  private readonly routing = new Map<string, CachedRouting>();
   private readonly loggedAt = new Map<string, number>();
   private readonly db: Db;
   private readonly events: DeviceEvents;
@@ -79,17 +80,28 @@ export class IngestPipeline {
     this.log.warn({ deviceId, reason, detail }, 'device data refused');
   }
 
-  private async routingOf(deviceId: string): Promise<Routing | undefined> {
+  /**
+   * A device's organization and preset binding, cached for a few seconds. Concurrent messages of one device share one
+   * lookup: a burst of thousands of messages must not queue thousands of identical queries.
+   */
+  private routingOf(deviceId: string): Promise<Routing | undefined> {
     const cached = this.routing.get(deviceId);
-    if (cached && Date.now() - cached.loadedAt < ROUTING_TTL_MS) return cached;
-    const device = await store.deviceRouting(this.db, deviceId);
-    if (!device) {
-      this.routing.delete(deviceId);
-      return undefined;
-    }
-    const binding = device.presetId ? await presetBindingOf(this.db, device.presetId) : undefined;
-    const routing = { organizationId: device.organizationId, binding, loadedAt: Date.now() };
-    this.routing.set(deviceId, routing);
+    if (cached && Date.now() - cached.loadedAt < ROUTING_TTL_MS) return cached.routing;
+    const routing = this.loadRouting(deviceId);
+    this.routing.set(deviceId, { routing, loadedAt: Date.now() });
+    routing.then(
+      (found) => {
+        if (!found) this.routing.delete(deviceId);
+      },
+      () => this.routing.delete(deviceId),
+    );
     return routing;
+  }
+
+  private async loadRouting(deviceId: string): Promise<Routing | undefined> {
+    const device = await store.deviceRouting(this.db, deviceId);
+    if (!device) return undefined;
+    const binding = device.presetId ? await presetBindingOf(this.db, device.presetId) : undefined;
+    return { organizationId: device.organizationId, binding };
   }
 }
