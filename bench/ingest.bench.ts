@@ -126,12 +126,17 @@ async function latency(
   const background = new Fleet({ url, devices: others, tags: BENCH_TAGS, rate: 10, qos: 1 });
   const live = new WebSocket(`ws://127.0.0.1:${server.httpPort}/svc/live`);
   const delays: number[] = [];
+  let ready: () => void = () => {};
+  const authenticated = new Promise<void>((resolve) => {
+    ready = resolve;
+  });
   live.on('message', (data) => {
     const message = JSON.parse(data.toString()) as {
       type: string;
       deviceId?: string;
       values?: Record<string, number>;
     };
+    if (message.type === 'ready') ready();
     const sentAt = message.values?.['/line/speed'];
     // The first message after subscribing carries the stored latest value, not a probe's clock: skip it.
     if (
@@ -143,9 +148,10 @@ async function latency(
       delays.push(Date.now() - sentAt);
     }
   });
+  live.on('close', (code, reason) => log(`live feed closed: ${code} ${reason.toString()}`));
   await new Promise((resolve) => live.once('open', resolve));
   live.send(JSON.stringify({ type: 'auth', token: apiKey, organization: org }));
-  await sleep(300);
+  await authenticated;
   live.send(JSON.stringify({ type: 'subscribe', deviceIds: [probe.deviceId] }));
   const prober = new SimulatedDevice({ url, credentials: probe, tags: [], rate: 0, qos: 1, inflight: 0 });
   await new Promise((resolve) => prober.client.once('connect', resolve));
