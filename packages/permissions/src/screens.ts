@@ -6,6 +6,7 @@ export const SCREEN_IDS = [
   'flows',
   'devices',
   'devicegroups',
+  'devicemodels',
   'vpn',
   'vpn-devices',
   'walkthrough',
@@ -67,6 +68,8 @@ export const SCREEN_REQUIREMENTS: readonly ScreenRequirement[] = [
   screen('vpn-devices', [READ_DEVICES], VPN),
   screen('walkthrough', [READ_MODELS, [['CREATE', 'devices']]]),
   screen('devicemap', [READ_MODELS, READ_DEVICES], IOT),
+  // Models and presets (/devices/models, /devices/presets): what the data of devices means.
+  screen('devicemodels', [READ_MODELS, READ_DEVICES], IOT),
   screen('data-explore', [READ_MODELS, READ_DEVICES], IOT),
   screen('permission', [
     [

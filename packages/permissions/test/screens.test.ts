@@ -44,6 +44,16 @@ const SPEC_TABLE: readonly Row[] = [
       ],
     ],
   },
+  {
+    screen: 'devicemodels',
+    sufficient: [
+      [
+        ['READ', 'models'],
+        ['READ', 'devices'],
+      ],
+    ],
+    iotOnly: true,
+  },
   { screen: 'vpn', sufficient: [[['READ', 'devices']]], vpnOnly: true },
   { screen: 'vpn-devices', sufficient: [[['READ', 'devices']]], vpnOnly: true },
   {

@@ -25,6 +25,8 @@ export const PRODUCT_ROUTES: readonly PortalRoute[] = [
   product('/vpn/profiles', 'vpn'),
   product('/devices', 'devices'),
   product('/devices/groups', 'devicegroups'),
+  product('/devices/models', 'devicemodels'),
+  product('/devices/presets', 'devicemodels'),
   product('/walkthrough', 'walkthrough'),
   product('/devicemap', 'devicemap'),
   product('/permission', 'permission'),

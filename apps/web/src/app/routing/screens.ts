@@ -16,6 +16,7 @@ export const SCREEN_PATHS: Record<ScreenId, string> = {
   flows: '/flows',
   devices: '/devices',
   devicegroups: '/devices/groups',
+  devicemodels: '/devices/models',
   vpn: '/vpn',
   walkthrough: '/walkthrough',
   devicemap: '/devicemap',
@@ -76,6 +77,7 @@ export const MENU: readonly { area: MenuArea; entries: readonly MenuEntry[] }[] 
     entries: [
       { id: 'devices', screen: 'devices', path: '/devices' },
       { id: 'deviceGroups', screen: 'devicegroups', path: '/devices/groups' },
+      { id: 'deviceModels', screen: 'devicemodels', path: '/devices/models' },
       { id: 'deviceMap', screen: 'devicemap', path: '/devicemap' },
       { id: 'walkthrough', screen: 'walkthrough', path: '/walkthrough' },
     ],

@@ -1,20 +1,17 @@
 import type { PortalRoute } from '../../app/routing/route-types.ts';
 
-/**
- * Models and presets: sub-routes of /devices beside groups. They need READ models and READ devices (IoT only), the
- * requirement spec 6 gives the device map, so they share its screen guard.
- */
+/** Models and presets: sub-routes of /devices beside groups (READ models and READ devices, IoT only). */
 export const routes: PortalRoute[] = [
   {
     path: '/devices/models',
     access: 'organization',
-    screen: 'devicemap',
+    screen: 'devicemodels',
     page: () => import('./ModelsPage.tsx'),
   },
   {
     path: '/devices/presets',
     access: 'organization',
-    screen: 'devicemap',
+    screen: 'devicemodels',
     page: () => import('./PresetsPage.tsx'),
   },
 ];
