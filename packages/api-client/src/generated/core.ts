@@ -224,7 +224,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The devices of {org} that have a map position, inside the bounding box south/west/north/east (all four or none), at most `limit` (default 5000; `truncated` says more matched) (READ devices). */
+        /** @description The devices of {org} that have a map position, inside the bounding box south/west/north/east (all four or none), at most `limit` (default 2000; `truncated` says more matched) (READ devices). */
         get: operations["getDevicePositions"];
         put?: never;
         post?: never;

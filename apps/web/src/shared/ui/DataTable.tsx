@@ -2,6 +2,7 @@ import {
   Alert,
   Button,
   Center,
+  Checkbox,
   Group,
   Loader,
   Pagination,
@@ -47,6 +48,17 @@ type DataTableProps<Row> = {
   /** Extra controls beside the search box (filters, a "create" button). */
   toolbar?: ReactNode;
   searchable?: boolean;
+  /** Row selection (checkboxes in a first column); the selection may span pages: it is a set of row ids. */
+  selection?: TableSelection<Row>;
+};
+
+export type TableSelection<Row> = {
+  selected: ReadonlySet<string>;
+  onChange: (next: Set<string>) => void;
+  /** Accessible name of a row's checkbox, e.g. "Select press-01". */
+  rowLabel: (row: Row) => string;
+  /** Accessible name of the header checkbox, e.g. "Select every device on this page". */
+  pageLabel: string;
 };
 
 const SEARCH_DELAY_MS = 250;
@@ -91,6 +103,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
   });
 
   const pages = Math.max(1, Math.ceil((props.query.data?.total ?? 0) / request.pageSize));
+  const pageRowIds = table.getRowModel().rows.map((row) => row.id);
 
   return (
     <Stack gap="sm">
@@ -121,6 +134,11 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
             <Table.Thead>
               {table.getHeaderGroups().map((group) => (
                 <Table.Tr key={group.id}>
+                  {props.selection && (
+                    <Table.Th w={40}>
+                      <SelectPage selection={props.selection} rowIds={pageRowIds} />
+                    </Table.Th>
+                  )}
                   {group.headers.map((header) => (
                     <Table.Th key={header.id} aria-sort={ariaSort(header.column.getIsSorted())}>
                       {header.column.getCanSort() ? (
@@ -138,7 +156,29 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
             </Table.Thead>
             <Table.Tbody>
               {table.getRowModel().rows.map((row) => (
-                <Table.Tr key={row.id} data-row-id={row.id}>
+                <Table.Tr
+                  key={row.id}
+                  data-row-id={row.id}
+                  bg={
+                    props.selection?.selected.has(row.id) ? 'var(--mantine-primary-color-light)' : undefined
+                  }
+                >
+                  {props.selection && (
+                    <Table.Td w={40}>
+                      <Checkbox
+                        aria-label={props.selection.rowLabel(row.original)}
+                        checked={props.selection.selected.has(row.id)}
+                        onChange={(event) => {
+                          const selection = props.selection;
+                          if (!selection) return;
+                          const next = new Set(selection.selected);
+                          if (event.currentTarget.checked) next.add(row.id);
+                          else next.delete(row.id);
+                          selection.onChange(next);
+                        }}
+                      />
+                    </Table.Td>
+                  )}
                   {row.getVisibleCells().map((cell) => (
                     <Table.Td key={cell.id}>
                       {flexRender(cell.column.columnDef.cell, cell.getContext())}
@@ -175,6 +215,25 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
         )}
       </Group>
     </Stack>
+  );
+}
+
+/** The header checkbox: selects or clears every row of the current page (rows of other pages stay as they are). */
+function SelectPage<Row>({ selection, rowIds }: { selection: TableSelection<Row>; rowIds: string[] }) {
+  const chosen = rowIds.filter((id) => selection.selected.has(id)).length;
+  return (
+    <Checkbox
+      aria-label={selection.pageLabel}
+      checked={rowIds.length > 0 && chosen === rowIds.length}
+      indeterminate={chosen > 0 && chosen < rowIds.length}
+      disabled={rowIds.length === 0}
+      onChange={() => {
+        const next = new Set(selection.selected);
+        if (chosen === rowIds.length) for (const id of rowIds) next.delete(id);
+        else for (const id of rowIds) next.add(id);
+        selection.onChange(next);
+      }}
+    />
   );
 }
 

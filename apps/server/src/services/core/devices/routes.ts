@@ -8,7 +8,7 @@ import * as service from './service.ts';
 const refusals = { ...errors, 409: common.ErrorResponse };
 
 /** Spec 7 Core "Devices": the core device calls (listing, search, label lookup, changes, moves). */
-export const deviceRoutes: FastifyPluginAsyncTypebox<ServiceContext> = async (app, { database }) => {
+export const deviceRoutes: FastifyPluginAsyncTypebox<ServiceContext> = async (app, { database, config }) => {
   const { db } = database;
 
   app.get(
@@ -17,13 +17,79 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<ServiceContext> = async (ap
       schema: {
         operationId: 'getDevices',
         description:
-          'The devices of {org}, paged; search matches label, alias and serial number (READ devices).',
+          'The devices of {org}, paged (without their configuration); search matches label, alias and serial ' +
+          'number; filters: status, tag (repeat it: every one must be on the device), groupId, presetId, ' +
+          'positioned. Sort by label, alias, serialNumber, status, lastSeenAt (never seen last) or createdAt ' +
+          '(READ devices).',
         params: core.OrganizationParams,
         querystring: core.DeviceListQuery,
         response: { 200: core.CoreDevicePage, ...errors },
       },
     },
     async (request) => service.listDevices(db, principalOf(request), request.params.org, request.query),
+  );
+
+  app.get(
+    '/api/v1/organizations/:org/devices/positions',
+    {
+      schema: {
+        operationId: 'getDevicePositions',
+        description:
+          'The devices of {org} that have a map position, inside the bounding box south/west/north/east (all ' +
+          'four or none), at most `limit` (default 2000; `truncated` says more matched) (READ devices).',
+        params: core.OrganizationParams,
+        querystring: core.DevicePositionsQuery,
+        response: { 200: core.DevicePositions, ...errors },
+      },
+    },
+    async (request) => service.devicePositions(db, principalOf(request), request.params.org, request.query),
+  );
+
+  app.get(
+    '/api/v1/organizations/:org/devices/tags',
+    {
+      schema: {
+        operationId: 'getDeviceTagCounts',
+        description:
+          'The labelling tags the devices of {org} carry, each with its number of devices; the first 500 by ' +
+          'name (READ devices).',
+        params: core.OrganizationParams,
+        response: { 200: core.DeviceTagCounts, ...errors },
+      },
+    },
+    async (request) => service.deviceTags(db, principalOf(request), request.params.org),
+  );
+
+  app.get(
+    '/api/v1/organizations/:org/devices/mapSettings',
+    {
+      schema: {
+        operationId: 'getDeviceMapSettings',
+        description:
+          "The device map's background: the tile URL template (the server's MAP_TILE_URL, else OpenStreetMap) " +
+          'and its attribution (READ devices).',
+        params: core.OrganizationParams,
+        response: { 200: core.DeviceMapSettings, ...errors },
+      },
+    },
+    async (request) => service.mapSettings(db, principalOf(request), request.params.org, config),
+  );
+
+  app.post(
+    '/api/v1/organizations/:org/devices/bulk',
+    {
+      schema: {
+        operationId: 'bulkDevices',
+        description:
+          'One action on up to 1000 devices: addTags / removeTags (tags; UPDATE devices), setGroup (adds them to ' +
+          'groupId; UPDATE devices and UPDATE devicegroups), delete (with their stored data; DELETE devices). ' +
+          'Every id must be a device of {org}: otherwise 404 naming it and nothing changes.',
+        params: core.OrganizationParams,
+        body: core.DeviceBulkRequest,
+        response: { 200: core.DeviceBulkResult, ...errors },
+      },
+    },
+    async (request) => service.bulkDevices(db, principalOf(request), request.params.org, request.body),
   );
 
   app.get(
@@ -65,8 +131,9 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<ServiceContext> = async (ap
     {
       schema: {
         operationId: 'getDevice',
+        description: 'One device with its configuration and the device groups it belongs to (READ devices).',
         params: core.DeviceParams,
-        response: { 200: core.CoreDevice, ...errors },
+        response: { 200: core.CoreDeviceDetail, ...errors },
       },
     },
     async (request) => service.getDevice(db, principalOf(request), request.params.org, request.params.id),
@@ -77,7 +144,9 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<ServiceContext> = async (ap
     {
       schema: {
         operationId: 'patchDevice',
-        description: 'Changes label, alias, description or tags (UPDATE devices); 409 for a label in use.',
+        description:
+          'Changes label, alias, description, tags or the map position (latitude -90..90 and longitude ' +
+          '-180..180 together, or both null) (UPDATE devices); 409 for a label or alias in use.',
         params: core.DeviceParams,
         body: core.CoreDevicePatch,
         response: { 200: core.CoreDevice, ...refusals },
