@@ -2,10 +2,10 @@ import { Button, Group, Loader, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatBytes } from '../../shared/files/download.ts';
 import { describeError } from '../../shared/http/describe.ts';
 import { isHttpError } from '../../shared/http/errors.ts';
 import { downloadEntriesCsv } from './api.ts';
-import { formatBytes } from './download.ts';
 import type { EntryFilter } from './log-query.ts';
 
 type Props = { organizationId: string; filter: EntryFilter; token: () => Promise<string> };

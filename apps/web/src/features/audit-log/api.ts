@@ -1,7 +1,7 @@
 import type { AuditPaths, OkBody } from '@edgeport/api-client';
+import { attachmentName, readWithProgress, saveFile } from '../../shared/files/download.ts';
 import { answer, auditClient, bearer } from '../../shared/http/clients.ts';
 import { HttpError } from '../../shared/http/errors.ts';
-import { attachmentName, readWithProgress, saveFile } from './download.ts';
 import { type EntryFilter, filterParams } from './log-query.ts';
 
 const ENTRIES = '/svc/audit/api/v1/organizations/{org}/entries';

@@ -1,7 +1,7 @@
 import type { CorePaths, OkBody, PlatformPaths } from '@edgeport/api-client';
+import { attachmentName, saveFile } from '../../shared/files/download.ts';
 import { answer, bearer, coreClient, platformClient } from '../../shared/http/clients.ts';
 import { HttpError } from '../../shared/http/errors.ts';
-import { attachmentName, saveFile } from '../audit-log/download.ts';
 import { readCsvWithProgress } from './csv-progress.ts';
 
 const DEVICES = '/svc/core/api/v1/organizations/{org}/devices';

@@ -3,9 +3,9 @@ import { notifications } from '@mantine/notifications';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../../app/use-organization-api.ts';
+import { formatBytes } from '../../../shared/files/download.ts';
 import { describeError } from '../../../shared/http/describe.ts';
 import { isHttpError } from '../../../shared/http/errors.ts';
-import { formatBytes } from '../../audit-log/download.ts';
 import { type DataQuery, downloadDataCsv, type ExportProgress } from '../api.ts';
 
 type Props = { query: Omit<DataQuery, 'maxPoints'> | undefined };

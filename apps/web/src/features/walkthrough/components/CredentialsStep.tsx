@@ -2,7 +2,7 @@ import { Alert, Button, Code, CopyButton, Group, Stack, Table, Text, Title } fro
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { saveFile } from '../../audit-log/download.ts';
+import { saveFile } from '../../../shared/files/download.ts';
 import { edgeConfigurationFile } from '../activation.ts';
 import type { Activation } from '../api.ts';
 
