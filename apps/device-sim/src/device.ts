@@ -1,6 +1,19 @@
 import mqtt, { type MqttClient } from 'mqtt';
 import { type Signal, signalFor, type TagSpec } from './signals.ts';
 
+/** The broker URL as mqtt.js options: given a URL string, mqtt.js parses it with the deprecated `url.parse`. */
+function brokerAddress(url: string) {
+  const parsed = new URL(url);
+  const protocol = parsed.protocol.replace(':', '') as 'mqtt' | 'mqtts' | 'ws' | 'wss';
+  const defaultPort = { mqtt: 1883, mqtts: 8883, ws: 80, wss: 443 }[protocol];
+  return {
+    protocol,
+    hostname: parsed.hostname,
+    port: Number(parsed.port) || defaultPort,
+    path: parsed.pathname,
+  };
+}
+
 export type DeviceCredentials = { deviceId: string; password: string };
 
 export type SimulatedDeviceOptions = {
@@ -34,7 +47,8 @@ export class SimulatedDevice {
     this.options = options;
     const { deviceId, password } = options.credentials;
     this.signals = new Map(options.tags.map((spec) => [spec.tag, signalFor(spec, deviceId)]));
-    this.client = mqtt.connect(options.url, {
+    this.client = mqtt.connect({
+      ...brokerAddress(options.url),
       clientId: deviceId,
       username: deviceId,
       password,
