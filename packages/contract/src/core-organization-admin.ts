@@ -121,6 +121,8 @@ export const CoreDeviceDetail = Type.Object({
   ...CoreDevice.properties,
   configuration: Type.Record(Type.String(), Type.Unknown()),
   groups: Type.Array(Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String() })),
+  /** The organization's service account acting for the device (experimental deviceServiceAccountAssociation). */
+  serviceClientId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
 });
 export type CoreDeviceDetail = Static<typeof CoreDeviceDetail>;
 
@@ -267,6 +269,11 @@ function nullableNumber(minimum: number, maximum: number) {
   return Type.Unsafe<number | null>({ type: ['number', 'null'], minimum, maximum });
 }
 
+/** A uuid or null as ONE type list (a union would let type coercion turn null into ''). */
+function nullableUuid() {
+  return Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'uuid' });
+}
+
 export const CoreDevicePatch = Type.Object(
   {
     label: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })),
@@ -275,6 +282,8 @@ export const CoreDevicePatch = Type.Object(
     tags: Type.Optional(Type.Array(deviceTag, { maxItems: 50, uniqueItems: true })),
     latitude: Type.Optional(nullableNumber(-90, 90)),
     longitude: Type.Optional(nullableNumber(-180, 180)),
+    /** A service client of the same organization, or null to remove the association. */
+    serviceClientId: Type.Optional(nullableUuid()),
   },
   { additionalProperties: false, minProperties: 1 },
 );

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -39,6 +40,9 @@ const PGLITE_START_PARAMS = [
   ...['-c', 'shared_buffers=16MB'],
 ];
 
+/** Trigram indexes for substring search (the devices table); PostgreSQL ships pg_trgm in its contrib modules. */
+const PGLITE_EXTENSIONS = { pg_trgm };
+
 /** `dataDir` undefined keeps PGlite in memory (tests); otherwise files live under `{dataDir}/pglite`. */
 export async function openDatabase(options: { databaseUrl?: string; dataDir?: string }): Promise<Database> {
   if (options.databaseUrl) {
@@ -56,9 +60,9 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
   if (options.dataDir) {
     const dir = path.join(options.dataDir, 'pglite');
     mkdirSync(dir, { recursive: true });
-    client = await PGlite.create(dir, { startParams: PGLITE_START_PARAMS });
+    client = await PGlite.create(dir, { startParams: PGLITE_START_PARAMS, extensions: PGLITE_EXTENSIONS });
   } else {
-    client = await PGlite.create();
+    client = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
   }
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder });

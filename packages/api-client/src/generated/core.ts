@@ -332,7 +332,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** @description Changes label, alias, description, tags or the map position (latitude -90..90 and longitude -180..180 together, or both null) (UPDATE devices); 409 for a label or alias in use. */
+        /** @description Changes label, alias, description, tags or the map position (latitude -90..90 and longitude -180..180 together, or both null) or the associated service client (serviceClientId, a client of {org} or null; otherwise 404) (UPDATE devices); 409 for a label or alias in use. */
         patch: operations["patchDevice"];
         trace?: never;
     };
@@ -3119,6 +3119,7 @@ export interface operations {
                             id: string;
                             name: string;
                         }[];
+                        serviceClientId: string | null;
                     };
                 };
             };
@@ -3196,6 +3197,8 @@ export interface operations {
                     tags?: string[];
                     latitude?: number | null;
                     longitude?: number | null;
+                    /** Format: uuid */
+                    serviceClientId?: string | null;
                 };
             };
         };

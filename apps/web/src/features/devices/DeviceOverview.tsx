@@ -21,6 +21,7 @@ import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { hasStatus } from '../../shared/http/errors.ts';
 import { isFeatureEnabled } from '../experimental/flags.ts';
 import { type DeviceChanges, type DeviceDetail, fetchPreset, updateDevice } from './api.ts';
+import { ServiceAccountName, ServiceAccountSelect } from './DeviceServiceAccount.tsx';
 import { DeviceStatusBadge } from './DeviceStatusBadge.tsx';
 import { absoluteTime, formatCoordinate, parseTags, relativeTime } from './format.ts';
 import { deviceFailure, positionProblem } from './messages.ts';
@@ -55,6 +56,9 @@ export function DeviceOverview({ device }: { device: DeviceDetail }) {
   const canUpdate = ability.can('UPDATE', 'devices');
   const [hideSerial] = useState(() => isFeatureEnabled('hideDeviceSerialNumber'));
   const [hideDescription] = useState(() => isFeatureEnabled('hideDeviceDescription'));
+  const [serviceAccounts] = useState(() => isFeatureEnabled('deviceServiceAccountAssociation'));
+  // Choosing a service account needs UPDATE devices and the list of clients (READ organizations).
+  const canChooseServiceAccount = serviceAccounts && canUpdate && ability.can('READ', 'organizations');
   const preset = useQuery({
     queryKey: ['mappings', organization.id, 'preset', device.presetId],
     queryFn: async ({ signal }) => fetchPreset(await token(), organization.id, device.presetId ?? '', signal),
@@ -124,6 +128,14 @@ export function DeviceOverview({ device }: { device: DeviceDetail }) {
         t('devices.noGroups')
       ),
     ],
+    ...(serviceAccounts && !canChooseServiceAccount
+      ? ([
+          [
+            t('devices.serviceAccount.label'),
+            <ServiceAccountName key="service-account" serviceClientId={device.serviceClientId} />,
+          ],
+        ] as [string, ReactNode][])
+      : []),
   ];
 
   return (
@@ -138,6 +150,9 @@ export function DeviceOverview({ device }: { device: DeviceDetail }) {
           ))}
         </Table.Tbody>
       </Table>
+      {canChooseServiceAccount && (
+        <ServiceAccountSelect key={device.serviceClientId ?? 'none'} device={device} />
+      )}
       {canUpdate && <DeviceForm device={device} hideDescription={hideDescription} />}
       {device.latitude !== null && (
         <Anchor component={Link} to={`/devicemap?focus=${device.id}`} size="sm">

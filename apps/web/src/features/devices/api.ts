@@ -15,6 +15,7 @@ const GROUP_MEMBERS = '/svc/core/api/v1/organizations/{org}/deviceGroups/{id}/de
 const STATUS = '/svc/platform/api/v1/organizations/{org}/devices/{id}/status';
 const VALUES = '/svc/platform/api/v1/organizations/{org}/devices/{id}/values';
 const PRESET = '/svc/mappings/api/v1/organizations/{org}/presets/{id}';
+const CLIENTS = '/svc/core/api/v1/organizations/{org}/clients';
 
 export type DevicePage = OkBody<CorePaths, typeof DEVICES, 'get'>;
 export type Device = DevicePage['items'][number];
@@ -28,6 +29,7 @@ export type DeviceGroupPage = OkBody<CorePaths, typeof GROUPS, 'get'>;
 export type DeviceGroup = DeviceGroupPage['items'][number];
 export type GroupMemberPage = OkBody<CorePaths, typeof GROUP_DEVICES, 'get'>;
 export type GroupMember = GroupMemberPage['items'][number];
+export type ServiceClientPage = OkBody<CorePaths, typeof CLIENTS, 'get'>;
 export type StatusHistory = OkBody<PlatformPaths, typeof STATUS, 'get'>;
 export type LatestValues = OkBody<PlatformPaths, typeof VALUES, 'get'>;
 export type Preset = OkBody<MappingsPaths, typeof PRESET, 'get'>;
@@ -47,6 +49,8 @@ export type DeviceChanges = {
   tags?: string[];
   latitude?: number | null;
   longitude?: number | null;
+  /** Experimental deviceServiceAccountAssociation: a service client of the organization, or null. */
+  serviceClientId?: string | null;
 };
 export type BulkRequest =
   | { action: 'addTags' | 'removeTags'; ids: string[]; tags: string[] }
@@ -207,5 +211,20 @@ export function fetchLatestValues(token: string, org: string, id: string, signal
 export function fetchPreset(token: string, org: string, id: string, signal?: AbortSignal): Promise<Preset> {
   return answer(
     mappingsClient.GET(PRESET, { params: { path: { org, id } }, headers: bearer(token), signal }),
+  );
+}
+
+/** The organization's service-account clients by name (at most 1000), for associating one with a device. */
+export function fetchServiceClients(
+  token: string,
+  org: string,
+  signal?: AbortSignal,
+): Promise<ServiceClientPage> {
+  return answer(
+    coreClient.GET(CLIENTS, {
+      params: { path: { org }, query: { pageSize: 1000, sort: 'name', order: 'asc' } },
+      headers: bearer(token),
+      signal,
+    }),
   );
 }

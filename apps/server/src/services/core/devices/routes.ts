@@ -146,7 +146,8 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<ServiceContext> = async (ap
         operationId: 'patchDevice',
         description:
           'Changes label, alias, description, tags or the map position (latitude -90..90 and longitude ' +
-          '-180..180 together, or both null) (UPDATE devices); 409 for a label or alias in use.',
+          '-180..180 together, or both null) or the associated service client (serviceClientId, a client of ' +
+          '{org} or null; otherwise 404) (UPDATE devices); 409 for a label or alias in use.',
         params: core.DeviceParams,
         body: core.CoreDevicePatch,
         response: { 200: core.CoreDevice, ...refusals },

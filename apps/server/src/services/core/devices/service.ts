@@ -4,6 +4,7 @@ import type { Db } from '../../../db/index.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../../http/errors.ts';
 import { abilityIn, type Principal } from '../../../http/principal.ts';
 import { recordAudit } from '../../audit/service.ts';
+import { findClient } from '../clients/store.ts';
 import { deviceGroupInOrganization, groupsOfDevices } from '../device-groups/service.ts';
 import { redeemImportToken } from '../organizations/admin-service.ts';
 import { authorizeInOrganization } from '../organizations/service.ts';
@@ -108,6 +109,7 @@ export async function getDevice(
     ...toDevice(row),
     configuration: row.configuration,
     groups: groups.sort((a, b) => a.name.localeCompare(b.name)),
+    serviceClientId: row.serviceClientId,
   };
 }
 
@@ -119,7 +121,7 @@ export async function getDeviceByLabel(db: Db, principal: Principal, ref: string
 }
 
 /**
- * Changes label, alias, description, tags or map position (UPDATE devices); a label or alias another device of the
+ * Changes label, alias, description, tags, map position or service client (UPDATE devices); a label or alias another device of the
  * organization has: 409. Latitude and longitude are set together (both numbers, or both null to remove it).
  */
 export async function patchDevice(
@@ -158,6 +160,11 @@ export async function patchDevice(
     changes.latitude = input.latitude;
     changes.longitude = input.longitude;
   }
+  if (input.serviceClientId !== undefined) {
+    if (input.serviceClientId !== null && !(await findClient(db, org.id, input.serviceClientId)))
+      throw notFound(`body/serviceClientId: service client '${input.serviceClientId}' not found`);
+    changes.serviceClientId = input.serviceClientId;
+  }
   const updated = await store.updateDevice(db, org.id, id, changes);
   if (!updated) throw notFound(`device '${id}' not found`);
   forgetTotals(org.id);
@@ -176,6 +183,7 @@ export async function patchDevice(
         tags: before.tags,
         latitude: before.latitude,
         longitude: before.longitude,
+        serviceClientId: before.serviceClientId,
       },
     },
   });

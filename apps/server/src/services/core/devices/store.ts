@@ -25,7 +25,7 @@ import { rememberedTotal, rememberTotal, totalKey } from './totals.ts';
 
 export type DeviceRow = typeof devices.$inferSelect;
 /** A device without its configuration (lists never carry it). */
-export type DeviceSummaryRow = Omit<DeviceRow, 'configuration'>;
+export type DeviceSummaryRow = Omit<DeviceRow, 'configuration' | 'serviceClientId'>;
 
 /** The columns of a list row: everything but the configuration. */
 const SUMMARY = {
@@ -282,7 +282,7 @@ export async function aliasTaken(db: Db, organizationId: string, alias: string, 
 }
 
 export type DeviceChanges = Partial<
-  Pick<DeviceRow, 'label' | 'alias' | 'description' | 'tags' | 'latitude' | 'longitude'>
+  Pick<DeviceRow, 'label' | 'alias' | 'description' | 'tags' | 'latitude' | 'longitude' | 'serviceClientId'>
 >;
 
 export async function updateDevice(

@@ -1,0 +1,2 @@
+ALTER TABLE "devices" ADD COLUMN "service_client_id" uuid;--> statement-breakpoint
+ALTER TABLE "devices" ADD CONSTRAINT "devices_service_client_id_service_clients_id_fk" FOREIGN KEY ("service_client_id") REFERENCES "public"."service_clients"("id") ON DELETE set null ON UPDATE no action;
