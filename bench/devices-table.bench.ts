@@ -10,24 +10,18 @@
  * here forgets them before each request, so each one pays the count, except the row that pages on with the total
  * remembered.
  *
- * `--proposed-indexes` first creates the indexes the devices area asks for and the schema may not have yet (see
- * PROPOSED_INDEXES; each is skipped when it exists or cannot be made, e.g. pg_trgm not loaded).
  *
- * Usage: node bench/devices-table.bench.ts [--devices 100000] [--requests 100] [--proposed-indexes] [--no-write]
+ * Usage: node bench/devices-table.bench.ts [--devices 100000] [--requests 100] [--no-write]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/pglite';
-import { migrate } from 'drizzle-orm/pglite/migrator';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
-import { type Database, type Db, openDatabase, schema } from '../apps/server/src/db/index.ts';
+import { openDatabase } from '../apps/server/src/db/index.ts';
 import { forgetTotals } from '../apps/server/src/services/core/devices/totals.ts';
 import {
   addDefaultRoles,
@@ -44,21 +38,10 @@ const { values: args } = parseArgs({
   options: {
     devices: { type: 'string', default: '100000' },
     requests: { type: 'string', default: '100' },
-    'proposed-indexes': { type: 'boolean', default: false },
     'no-write': { type: 'boolean', default: false },
   },
 });
 
-/** What the list's search, last-seen sort and tag filter need at 100,000 devices. */
-const PROPOSED_INDEXES = [
-  'create extension if not exists pg_trgm',
-  'create index if not exists devices_search_trgm_idx on devices using gin (label gin_trgm_ops, alias gin_trgm_ops, serial_number gin_trgm_ops)',
-  'create index if not exists devices_org_last_seen_idx on devices (organization_id, last_seen_at desc nulls last, id desc)',
-  'create index if not exists devices_tags_idx on devices using gin (tags jsonb_path_ops)',
-  'create index if not exists devices_org_status_id_idx on devices (organization_id, status, id)',
-  'create index if not exists devices_org_serial_idx on devices (organization_id, serial_number, id)',
-  'create index if not exists devices_org_created_idx on devices (organization_id, created_at, id)',
-];
 const DEVICES = Number(args.devices);
 const REQUESTS = Number(args.requests);
 const TARGET_MS = 100;
@@ -146,32 +129,8 @@ function queryString(query: Record<string, string>): string {
   return params.toString();
 }
 
-/**
- * The server's embedded database with the pg_trgm extension loaded (what the trigram index needs; the server's
- * openDatabase does not load it yet): the same start parameters and migrations.
- */
-async function openDatabaseWithTrigrams(dir: string): Promise<Database> {
-  const folder = path.join(dir, 'pglite');
-  const client = await PGlite.create(folder, {
-    extensions: { pg_trgm },
-    startParams: [
-      ...['--single', '-F', '-O', '-j', '-c', 'search_path=public', '-c', 'exit_on_error=false'],
-      ...['-c', 'log_checkpoints=false', '-c', 'max_worker_processes=0', '-c', 'max_parallel_workers=0'],
-      ...['-c', 'max_parallel_workers_per_gather=0', '-c', 'io_method=sync'],
-      ...['-c', 'max_parallel_maintenance_workers=0', '-c', 'shared_buffers=16MB'],
-    ],
-  });
-  const db = drizzle(client, { schema });
-  await migrate(db, {
-    migrationsFolder: path.resolve(import.meta.dirname, '../apps/server/src/db/migrations'),
-  });
-  return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
-}
-
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'edgeport-bench-devices-'));
-const database = args['proposed-indexes']
-  ? await openDatabaseWithTrigrams(dataDir)
-  : await openDatabase({ dataDir });
+const database = await openDatabase({ dataDir });
 const config = loadConfig({ EDGEPORT_DEMO: 'false', PORT: '8080', DATA_DIR: dataDir, MQTT_PORT: '0' });
 const app = await buildApp({ config, database });
 const serverTimes = new Map<string, number>();
@@ -217,19 +176,6 @@ try {
   await db.execute(seed(other.id, Math.round(DEVICES / 10), 'other-'));
   const seedMs = performance.now() - seedStarted;
   log(`seeded in ${round(seedMs / 1000, 1)} s`);
-  const indexNotes: string[] = [];
-  if (args['proposed-indexes']) {
-    for (const statement of PROPOSED_INDEXES) {
-      try {
-        await db.execute(sql.raw(statement));
-        indexNotes.push(`\`${statement}\``);
-      } catch (error) {
-        const reason = (error as { cause?: Error }).cause?.message ?? (error as Error).message;
-        indexNotes.push(`\`${statement}\` — not made: ${reason}`);
-        log(`not made: ${statement}: ${reason}`);
-      }
-    }
-  }
   await db.execute(sql`analyze`);
   const indexes = await db.execute(
     sql`select indexname from pg_indexes where tablename = 'devices' order by 1`,
@@ -319,13 +265,6 @@ try {
     '"total remembered", which pages on as a user does.',
     `Indexes on devices: ${indexNames.map((name) => `\`${name}\``).join(', ')}.`,
     '"Matching" is the total the list reports (for the map: the positions answered).',
-    ...(indexNotes.length
-      ? ['', 'Made for this run (`--proposed-indexes`):', ...indexNotes.map((note) => `- ${note}`), '']
-      : [
-          'The search and the sorts by last seen and serial number need indexes the schema does not have yet (a',
-          'pg_trgm index on label, alias and serial number; (organization_id, last_seen_at DESC NULLS LAST, id DESC);',
-          'more in the script); `--proposed-indexes` makes them first and measures again.',
-        ]),
     `Target: under ${TARGET_MS} ms per page (p95 of server time). Command: \`node bench/devices-table.bench.ts\`.`,
     '',
     '| request | matching | server p50 | server p95 | server max | client p95 | under 100 ms |',
