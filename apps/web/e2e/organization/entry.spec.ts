@@ -25,7 +25,8 @@ test.describe('organization entry (spec 4)', () => {
     expect(form.get('scope')).toBe(`org:${plant.id} app:*`);
     await expect(page.getByTestId('shell')).toHaveAttribute('data-organization', plant.id);
     await expect(page.getByTestId('organization-switcher')).toHaveText('Plant Lyon');
-    await expectRoute(page, '/directaccess');
+    // Home of READ devices: the devices table.
+    await expectRoute(page, '/devices');
     expect(await page.evaluate((key) => localStorage.getItem(key), STORED_SCOPE)).toBe(
       `org:${plant.id} app:*`,
     );

@@ -42,7 +42,7 @@ const HOME_CASES: HomeCase[] = [
     vpn: true,
     permissions: [PORTAL_ACCESS, read('devices')],
     home: 'devices',
-    lands: '/directaccess',
+    lands: '/devices',
     areas: ['Data', 'Devices', 'Remote access'],
   },
   {
