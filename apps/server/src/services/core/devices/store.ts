@@ -94,9 +94,12 @@ function matching(organizationId: string, filter: DeviceFilter): SQL | undefined
  * sorting by last seen ascending, last when descending (one index, (organization_id, last_seen_at DESC NULLS LAST,
  * id DESC), serves both). Devices without an alias come last either way. Labels are unique, so need no tie-breaker.
  */
-function orderBy(sort: string | undefined, order: 'asc' | 'desc' | undefined): SQL[] {
+function orderBy(sort: string | undefined, order: 'asc' | 'desc' | undefined, searching = false): SQL[] {
   const key = sortKey(sort, SORT_KEYS, 'label');
-  const column = SORT_COLUMNS[key];
+  // A search matches few devices, which the trigram index finds at once; walking a sort index instead and filtering
+  // row by row took 150 ms at 100,000 devices when the planner chose it. coalesce(c, c) sorts as c but matches no
+  // index, so the planner filters first and sorts the few matches.
+  const column = searching ? sql`coalesce(${SORT_COLUMNS[key]}, ${SORT_COLUMNS[key]})` : SORT_COLUMNS[key];
   const descending = order === 'desc';
   const direction = descending ? desc : asc;
   if (key === 'lastSeenAt') {
@@ -135,7 +138,7 @@ export async function pageOfDevices(db: Db, organizationId: string, query: Devic
     positioned: query.positioned,
   };
   const where = matching(organizationId, filter);
-  const order = orderBy(query.sort, query.order);
+  const order = orderBy(query.sort, query.order, filter.search !== undefined);
   const key = totalKey(organizationId, filter);
   const known = rememberedTotal(key);
   const [items, total] = await Promise.all([
