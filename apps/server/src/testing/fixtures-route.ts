@@ -85,6 +85,7 @@ const TenantFixture = Type.Object({
               Type.Literal('string'),
             ]),
             unit: Type.Optional(Type.String()),
+            writable: Type.Optional(Type.Boolean()),
           }),
         ),
         preset: Type.String({ minLength: 1 }),

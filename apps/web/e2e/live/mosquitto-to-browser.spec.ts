@@ -69,3 +69,52 @@ test('a value published with mosquitto_pub appears in the browser within a secon
   await expect(page.getByText('512.5')).toBeVisible({ timeout: 1000 });
   expect(errors).toEqual([]);
 });
+
+test('an operator writes a set-point in the device drawer and mosquitto_sub, as the device, receives it', async ({
+  page,
+}) => {
+  const errors = collectConsoleErrors(page);
+  const tenant = await seedTenant(page.request, {
+    organizations: [{ key: 'org', name: 'Bottling plant', iotEnabled: true }],
+    users: [
+      {
+        key: 'operator',
+        memberships: [
+          { org: 'org', permissions: [PORTAL_ACCESS, { rsname: 'devices', scopes: ['READ', 'UPDATE'] }] },
+        ],
+      },
+    ],
+    telemetry: [
+      {
+        org: 'org',
+        model: 'Filler',
+        paths: [{ path: '/filler/target', type: 'number', unit: 'bottles/min', writable: true }],
+        preset: 'Filler PLC',
+        devices: ['Filler 1'],
+        points: 1,
+        intervalMs: 1000,
+        mqttCredentials: true,
+      },
+    ],
+  } as Parameters<typeof seedTenant>[1]);
+  const filler = tenant.telemetryDevices['Filler 1'];
+  if (!filler?.password) throw new Error('the fixture issued no credentials');
+
+  // The device reports its current set-point, then listens on its set-point topic with Debian's mosquitto_sub.
+  await mosquittoPub(filler, `devices/${filler.id}/data`, { filler_target: 120 });
+  const received = run('mosquitto_sub', [
+    ...['-h', '127.0.0.1', '-p', String(e2eMqttPort()), '-q', '1', '-C', '1', '-W', '30', '-V', 'mqttv311'],
+    ...['-i', filler.id, '-u', filler.id, '-P', filler.password, '-t', `devices/${filler.id}/setpoints`],
+  ]);
+  await signInAs(page, tenant, 'operator', `/devices?device=${filler.id}`);
+  await page.getByRole('tab', { name: 'Live values' }).click();
+  await expect(page.getByTestId('live-connection')).toHaveText('Live');
+  await page.getByRole('button', { name: 'Write…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Write /filler/target' });
+  await dialog.getByLabel('New value for /filler/target').fill('180');
+  await dialog.getByRole('button', { name: 'Send to the device' }).click();
+  await expect(page.getByText('Set-point for /filler/target sent to the device.')).toBeVisible();
+  const { stdout } = await received;
+  expect(JSON.parse(stdout)).toMatchObject({ path: '/filler/target', tag: 'filler_target', value: 180 });
+  expect(errors).toEqual([]);
+});

@@ -5,10 +5,11 @@ import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
 import { hasStatus } from '../../shared/http/errors.ts';
 import { useLiveDevices } from '../../shared/live/use-live-devices.ts';
-import { type DeviceDetail, fetchLatestValues } from './api.ts';
+import { type DeviceDetail, fetchLatestValues, type LatestValue } from './api.ts';
 import { DeviceStatusBadge } from './DeviceStatusBadge.tsx';
 import { absoluteTime } from './format.ts';
 import { DEVICES_KEY } from './query-keys.ts';
+import { SetpointButton } from './SetpointButton.tsx';
 
 type ValueRow = {
   path: string;
@@ -47,6 +48,15 @@ export function LiveValuesTab({ device }: { device: DeviceDetail }) {
       rows.set(path, { path, value: value.value, ts: value.ts, unit: known?.unit ?? null, live: true });
   }
   const sorted = [...rows.values()].sort((a, b) => a.path.localeCompare(b.path));
+  // The server says which paths the caller may write (model says writable, UPDATE devices, data role allows it).
+  const writable = new Map(
+    (latest.data?.values ?? []).filter((value) => value.writable).map((value) => [value.path, value]),
+  );
+  const anyWritable = writable.size > 0;
+  const setpointFor = (row: ValueRow) => {
+    const target: LatestValue | undefined = writable.get(row.path);
+    return target && <SetpointButton deviceId={device.id} value={{ ...target, value: row.value }} />;
+  };
   const status = live.status[device.id] ?? latest.data?.status ?? device.status;
 
   const show = (value: ValueRow['value']) =>
@@ -94,6 +104,7 @@ export function LiveValuesTab({ device }: { device: DeviceDetail }) {
               <Table.Th>{t('devices.live.path')}</Table.Th>
               <Table.Th ta="right">{t('devices.live.value')}</Table.Th>
               <Table.Th>{t('devices.live.time')}</Table.Th>
+              {anyWritable && <Table.Th>{t('devices.setpoint.column')}</Table.Th>}
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -113,6 +124,7 @@ export function LiveValuesTab({ device }: { device: DeviceDetail }) {
                     {absoluteTime(new Date(row.ts).toISOString(), i18n.language)}
                   </Text>
                 </Table.Td>
+                {anyWritable && <Table.Td>{setpointFor(row)}</Table.Td>}
               </Table.Tr>
             ))}
           </Table.Tbody>

@@ -32,6 +32,7 @@ export type GroupMember = GroupMemberPage['items'][number];
 export type ServiceClientPage = OkBody<CorePaths, typeof CLIENTS, 'get'>;
 export type StatusHistory = OkBody<PlatformPaths, typeof STATUS, 'get'>;
 export type LatestValues = OkBody<PlatformPaths, typeof VALUES, 'get'>;
+export type LatestValue = LatestValues['values'][number];
 export type Preset = OkBody<MappingsPaths, typeof PRESET, 'get'>;
 
 export type DeviceStatus = 'ONLINE' | 'OFFLINE';
@@ -205,6 +206,23 @@ export function fetchStatusHistory(
 export function fetchLatestValues(token: string, org: string, id: string, signal?: AbortSignal) {
   return answer(
     platformClient.GET(VALUES, { params: { path: { org, id } }, headers: bearer(token), signal }),
+  );
+}
+
+/** Sends a set-point to the device (UPDATE devices; the path must be writable for the caller). */
+export function writeSetpoint(
+  token: string,
+  org: string,
+  id: string,
+  path: string,
+  value: number | boolean | string,
+) {
+  return answer(
+    platformClient.POST(VALUES, {
+      params: { path: { org, id } },
+      body: { path, value },
+      headers: bearer(token),
+    }),
   );
 }
 
