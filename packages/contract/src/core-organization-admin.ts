@@ -107,7 +107,7 @@ export const CoreDevice = Type.Object({
   serialNumber: Type.String(),
   description: Type.String(),
   tags: Type.Array(Type.String()),
-  status: Type.String(),
+  status: deviceStatus,
   presetId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
   latitude: Type.Union([Type.Number(), Type.Null()]),
   longitude: Type.Union([Type.Number(), Type.Null()]),

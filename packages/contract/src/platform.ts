@@ -1,6 +1,7 @@
 // Spec 7 "Platform": device data tags, labelling tags, connection status, configuration and device lookups.
 import { type Static, Type } from 'typebox';
 import { Paged, PageQuery } from './common.ts';
+import { CoreDevice } from './core-organization-admin.ts';
 
 const orgParam = Type.String({ minLength: 1, maxLength: 80, description: 'organization id or resourceId' });
 
@@ -12,7 +13,7 @@ export const DeviceNameParams = Type.Object({
 });
 export const DeviceGroupParams = Type.Object({ org: orgParam, g: Type.String({ format: 'uuid' }) });
 
-export const DeviceStatus = Type.Union([Type.Literal('ONLINE'), Type.Literal('OFFLINE')]);
+export const DeviceStatus = CoreDevice.properties.status;
 
 /** One labelling tag (used to filter and group devices; not the data a device reports). */
 export const LabelTag = Type.String({ minLength: 1, maxLength: 60, pattern: '\\S' });
@@ -137,19 +138,7 @@ export type DeviceConfiguration = Static<typeof DeviceConfiguration>;
 export const DeviceGroupRef = Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String() });
 
 export const PlatformDevice = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  organizationId: Type.String({ format: 'uuid' }),
-  label: Type.String(),
-  alias: Type.Union([Type.String(), Type.Null()]),
-  serialNumber: Type.String(),
-  description: Type.String(),
-  tags: Type.Array(Type.String()),
-  status: DeviceStatus,
-  presetId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
-  latitude: Type.Union([Type.Number(), Type.Null()]),
-  longitude: Type.Union([Type.Number(), Type.Null()]),
-  lastSeenAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  createdAt: Type.String({ format: 'date-time' }),
+  ...CoreDevice.properties,
   /** With details=true: the preset's name. */
   presetName: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   /** With details=true: the device groups the device is in, by name. */

@@ -2469,7 +2469,7 @@ export interface operations {
                             serialNumber: string;
                             description: string;
                             tags: string[];
-                            status: string;
+                            status: "ONLINE" | "OFFLINE";
                             presetId: string | null;
                             latitude: number | null;
                             longitude: number | null;
@@ -2914,7 +2914,7 @@ export interface operations {
                             serialNumber: string;
                             description: string;
                             tags: string[];
-                            status: string;
+                            status: "ONLINE" | "OFFLINE";
                             presetId: string | null;
                             latitude: number | null;
                             longitude: number | null;
@@ -3011,7 +3011,7 @@ export interface operations {
                         serialNumber: string;
                         description: string;
                         tags: string[];
-                        status: string;
+                        status: "ONLINE" | "OFFLINE";
                         presetId: string | null;
                         latitude: number | null;
                         longitude: number | null;
@@ -3104,7 +3104,7 @@ export interface operations {
                         serialNumber: string;
                         description: string;
                         tags: string[];
-                        status: string;
+                        status: "ONLINE" | "OFFLINE";
                         presetId: string | null;
                         latitude: number | null;
                         longitude: number | null;
@@ -3219,7 +3219,7 @@ export interface operations {
                         serialNumber: string;
                         description: string;
                         tags: string[];
-                        status: string;
+                        status: "ONLINE" | "OFFLINE";
                         presetId: string | null;
                         latitude: number | null;
                         longitude: number | null;
@@ -3331,7 +3331,7 @@ export interface operations {
                         serialNumber: string;
                         description: string;
                         tags: string[];
-                        status: string;
+                        status: "ONLINE" | "OFFLINE";
                         presetId: string | null;
                         latitude: number | null;
                         longitude: number | null;

@@ -5,7 +5,7 @@ import type { Principal } from '../../http/principal.ts';
 import { deleteDeviceData } from '../../ingest/device-data.ts';
 import { recordAudit } from '../audit/service.ts';
 import { toDevice } from '../core/devices/service.ts';
-import { labelTaken } from '../core/devices/store.ts';
+import { aliasTaken, labelTaken } from '../core/devices/store.ts';
 import { authorizeInOrganization } from '../core/organizations/service.ts';
 import { usablePreset } from './presets.ts';
 import { isUniqueViolation, scopeOf } from './service.ts';
@@ -118,7 +118,7 @@ export async function patchDevice(
   }
   if (input.alias !== undefined) {
     const alias = input.alias === null ? null : input.alias.trim() || null;
-    if (alias !== null && (await store.aliasTaken(db, org.id, alias, id)))
+    if (alias !== null && (await aliasTaken(db, org.id, alias, id)))
       throw conflict(`alias: another device of this organization has the alias '${alias}'`);
     changes.alias = alias;
   }

@@ -418,16 +418,6 @@ export async function findDevice(
   return row;
 }
 
-export async function aliasTaken(db: Db, organizationId: string, alias: string, exceptId: string) {
-  const [row] = await db
-    .select({ id: devices.id })
-    .from(devices)
-    .where(
-      and(eq(devices.organizationId, organizationId), eq(devices.alias, alias), ne(devices.id, exceptId)),
-    );
-  return row !== undefined;
-}
-
 export async function updateDevice(
   db: Db,
   organizationId: string,

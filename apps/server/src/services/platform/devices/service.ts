@@ -8,6 +8,7 @@ import {
   groupsOfDevices,
   tagsOfGroupDevices,
 } from '../../core/device-groups/service.ts';
+import { toDevice } from '../../core/devices/service.ts';
 import { authorizeInOrganization } from '../../core/organizations/service.ts';
 import { mergeConfiguration } from './configuration.ts';
 import * as store from './store.ts';
@@ -19,21 +20,7 @@ export function toPlatformDevice(
   row: store.DeviceWithPreset,
   groups?: { id: string; name: string }[],
 ): platform.PlatformDevice {
-  const device: platform.PlatformDevice = {
-    id: row.id,
-    organizationId: row.organizationId,
-    label: row.label,
-    alias: row.alias,
-    serialNumber: row.serialNumber,
-    description: row.description,
-    tags: row.tags,
-    status: row.status,
-    presetId: row.presetId,
-    latitude: row.latitude,
-    longitude: row.longitude,
-    lastSeenAt: row.lastSeenAt?.toISOString() ?? null,
-    createdAt: row.createdAt.toISOString(),
-  };
+  const device: platform.PlatformDevice = toDevice(row);
   if (groups) {
     device.presetName = row.presetName;
     device.groups = groups;
