@@ -9,6 +9,7 @@ import type { StatusEvent, ValuesEvent } from '../../ingest/events.ts';
 import type { Ingest } from '../../ingest/index.ts';
 import { authorizeInOrganization } from '../core/organizations/service.ts';
 import { type DataAccess, dataAccessOf } from '../core/roles/data-access.ts';
+import type { LiveHub, LiveListener } from './hub.ts';
 
 const checkers = {
   auth: Compile(live.LiveAuth),
@@ -55,21 +56,21 @@ export class LiveSession {
   private expiry: NodeJS.Timeout | undefined;
   private readonly socket: LiveSocket;
   private readonly ingest: Ingest;
+  private readonly hub: LiveHub;
   private readonly db: Db;
   private readonly verifyToken: TokenVerifier;
   private readonly host: string | undefined;
 
   constructor(
     socket: LiveSocket,
-    deps: { ingest: Ingest; db: Db; verifyToken: TokenVerifier; host?: string },
+    deps: { ingest: Ingest; hub: LiveHub; db: Db; verifyToken: TokenVerifier; host?: string },
   ) {
     this.socket = socket;
+    this.hub = deps.hub;
     this.ingest = deps.ingest;
     this.db = deps.db;
     this.verifyToken = deps.verifyToken;
     this.host = deps.host;
-    this.ingest.events.on('values', this.onValues);
-    this.ingest.events.on('status', this.onStatus);
   }
 
   async receive(raw: string): Promise<void> {
@@ -78,7 +79,7 @@ export class LiveSession {
     if (message.type === 'auth') return this.authenticate(message.token, message.organization);
     if (!this.authorized) return this.socket.close(live.LIVE_CLOSE_UNAUTHORIZED, 'authenticate first');
     if (message.type === 'unsubscribe') {
-      for (const id of message.deviceIds) this.subscribed.delete(id);
+      for (const id of message.deviceIds) this.stopWatching(id);
       return;
     }
     await this.subscribe(message.deviceIds, this.authorized.organizationId);
@@ -86,15 +87,16 @@ export class LiveSession {
 
   close(): void {
     clearTimeout(this.expiry);
-    this.ingest.events.off('values', this.onValues);
-    this.ingest.events.off('status', this.onStatus);
+    for (const id of [...this.subscribed]) this.stopWatching(id);
   }
 
   private async authenticate(token: string, organization: string): Promise<void> {
     try {
       const principal = await principalOfCredential(token, this.host, this.verifyToken, this.db);
       const org = await authorizeInOrganization(this.db, principal, organization, 'READ', 'devices');
-      if (this.authorized && this.authorized.organizationId !== org.id) this.subscribed.clear();
+      if (this.authorized && this.authorized.organizationId !== org.id) {
+        for (const id of [...this.subscribed]) this.stopWatching(id);
+      }
       const exp =
         typeof principal.token.exp === 'number' ? principal.token.exp * 1000 : Number.POSITIVE_INFINITY;
       this.authorized = {
@@ -131,7 +133,10 @@ export class LiveSession {
       .where(and(eq(devices.organizationId, organizationId), inArray(devices.id, deviceIds)));
     const known = new Set(found.map((row) => row.id));
     const unknown = deviceIds.filter((id) => !known.has(id));
-    for (const id of known) this.subscribed.add(id);
+    for (const id of known) {
+      this.subscribed.add(id);
+      this.hub.watch(id, this.listener);
+    }
     if (unknown.length > 0) this.send({ type: 'error', message: 'devices not found', deviceIds: unknown });
     // Start each subscribed device with what is known now, so a screen never waits for the next value.
     for (const id of known) {
@@ -147,15 +152,20 @@ export class LiveSession {
     }
   }
 
+  private stopWatching(deviceId: string): void {
+    this.subscribed.delete(deviceId);
+    this.hub.unwatch(deviceId, this.listener);
+  }
+
+  private readonly listener: LiveListener = {
+    values: (event) => this.onValues(event),
+    status: (event) => this.onStatus(event),
+  };
+
   private readonly onValues = (event: ValuesEvent): void => {
     const authorized = this.authorized;
-    if (
-      !authorized ||
-      event.organizationId !== authorized.organizationId ||
-      !this.subscribed.has(event.deviceId)
-    ) {
-      return;
-    }
+    // The hub calls only for watched devices; a device moved to another organization since is not shown.
+    if (!authorized || event.organizationId !== authorized.organizationId) return;
     if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) return;
     const values = authorized.access.restricted
       ? Object.fromEntries(Object.entries(event.values).filter(([path]) => authorized.access.canRead(path)))
@@ -165,8 +175,7 @@ export class LiveSession {
   };
 
   private readonly onStatus = (event: StatusEvent): void => {
-    if (event.organizationId !== this.authorized?.organizationId || !this.subscribed.has(event.deviceId))
-      return;
+    if (event.organizationId !== this.authorized?.organizationId) return;
     this.send({ type: 'status', deviceId: event.deviceId, status: event.status, at: event.at });
   };
 
