@@ -8,7 +8,6 @@ import { decodeMessage, isMalformed, type Refusal } from './payload.ts';
 import * as store from './store.ts';
 
 type Routing = { organizationId: string; binding: PresetBinding | undefined };
-type CachedRouting = { routing: Promise<Routing | undefined>; loadedAt: number };
 
 /** How long a device's organization and preset binding are cached: a preset change applies within this time. */
 const ROUTING_TTL_MS = 5_000;
@@ -24,7 +23,9 @@ const LOG_EVERY_MS = 10_000;
 export class IngestPipeline {
   readonly hot = new HotState();
   private readonly writer: BatchWriter<store.TelemetryRow>;
-  private readonly routing = new Map<string, CachedRouting>();
+  private readonly routing = new ShortCache<Routing>();
+  /** Preset bindings (with compiled formulas) are shared by all devices of a preset. */
+  private readonly bindings = new ShortCache<PresetBinding>();
   private readonly loggedAt = new Map<string, number>();
   private readonly db: Db;
   private readonly events: DeviceEvents;
@@ -39,7 +40,7 @@ export class IngestPipeline {
 
   /** Resolves once the message's values are stored (or it was refused and counted); rejects if storage failed. */
   async accept(deviceId: string, payload: Buffer): Promise<void> {
-    const routing = await this.routingOf(deviceId);
+    const routing = await this.routing.get(deviceId, () => this.loadRouting(deviceId));
     if (!routing) return;
     const message = decodeMessage(payload, routing.binding);
     if (isMalformed(message)) {
@@ -80,28 +81,39 @@ export class IngestPipeline {
     this.log.warn({ deviceId, reason, detail }, 'device data refused');
   }
 
-  /**
-   * A device's organization and preset binding, cached for a few seconds. Concurrent messages of one device share one
-   * lookup: a burst of thousands of messages must not queue thousands of identical queries.
-   */
-  private routingOf(deviceId: string): Promise<Routing | undefined> {
-    const cached = this.routing.get(deviceId);
-    if (cached && Date.now() - cached.loadedAt < ROUTING_TTL_MS) return cached.routing;
-    const routing = this.loadRouting(deviceId);
-    this.routing.set(deviceId, { routing, loadedAt: Date.now() });
-    routing.then(
-      (found) => {
-        if (!found) this.routing.delete(deviceId);
-      },
-      () => this.routing.delete(deviceId),
-    );
-    return routing;
-  }
-
   private async loadRouting(deviceId: string): Promise<Routing | undefined> {
     const device = await store.deviceRouting(this.db, deviceId);
     if (!device) return undefined;
-    const binding = device.presetId ? await presetBindingOf(this.db, device.presetId) : undefined;
+    const presetId = device.presetId;
+    const binding = presetId
+      ? await this.bindings.get(presetId, () => presetBindingOf(this.db, presetId))
+      : undefined;
     return { organizationId: device.organizationId, binding };
+  }
+}
+
+/**
+ * One promise per key, reused for a few seconds: concurrent callers share one load (a burst of thousands of messages
+ * must not queue thousands of identical queries), and a load that failed or found nothing is not kept.
+ */
+class ShortCache<T> {
+  private readonly entries = new Map<string, { value: Promise<T | undefined>; loadedAt: number }>();
+
+  get(key: string, load: () => Promise<T | undefined>): Promise<T | undefined> {
+    const cached = this.entries.get(key);
+    if (cached && Date.now() - cached.loadedAt < ROUTING_TTL_MS) return cached.value;
+    const value = load();
+    this.entries.set(key, { value, loadedAt: Date.now() });
+    value.then(
+      (found) => {
+        if (found === undefined) this.entries.delete(key);
+      },
+      () => this.entries.delete(key),
+    );
+    return value;
+  }
+
+  delete(key: string): void {
+    this.entries.delete(key);
   }
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { platform } from '@edgeport/contract';
 import type { Db } from '../../../db/index.ts';
 import { badRequest, forbidden, notFound } from '../../../http/errors.ts';
-import type { Principal } from '../../../http/principal.ts';
+import { abilityIn, type Principal } from '../../../http/principal.ts';
 import type { Ingest } from '../../../ingest/index.ts';
 import { typedValue } from '../../../ingest/payload.ts';
 import { recordAudit } from '../../audit/service.ts';
@@ -29,10 +29,7 @@ export async function latestValues(
   const org = await authorizeInOrganization(db, principal, ref, 'READ', 'devices');
   const device = await deviceOf(db, org.id, id);
   const access = await dataAccessOf(db, principal.userId, org.id);
-  const mayUpdate = await authorizeInOrganization(db, principal, ref, 'UPDATE', 'devices').then(
-    () => true,
-    () => false,
-  );
+  const mayUpdate = abilityIn(principal, org).can('UPDATE', 'devices');
   const paths = device.presetId ? await modelPathsOf(db, device.presetId) : new Map();
   const values = (await ingest.latestValues(id))
     .filter((entry) => access.canRead(entry.path))
