@@ -1,9 +1,7 @@
-import type { Readable } from 'node:stream';
 import { audit } from '@edgeport/contract';
-import { Type } from 'typebox';
 import { principalOf } from '../../http/principal.ts';
 import type { ServiceDefinition } from '../mount.ts';
-import { errorResponses as errors } from '../responses.ts';
+import { csvResponse, errorResponses as errors, sendCsv } from '../responses.ts';
 import * as service from './service.ts';
 
 /** The audit service: the organization's log of every change (the /log screen). */
@@ -36,11 +34,7 @@ export const auditService: ServiceDefinition = {
           params: audit.OrganizationParams,
           querystring: audit.EntryFilter,
           response: {
-            200: {
-              description: 'RFC 4180 CSV with a header row; formula-like cells start with a quote',
-              // A string in the OpenAPI document; the handler streams it.
-              content: { 'text/csv': { schema: Type.Unsafe<Readable>({ type: 'string' }) } },
-            },
+            200: csvResponse('RFC 4180 CSV with a header row; formula-like cells start with a quote'),
             ...errors,
           },
         },
@@ -52,11 +46,7 @@ export const auditService: ServiceDefinition = {
           request.params.org,
           request.query,
         );
-        return reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="${filename}"`)
-          .header('cache-control', 'no-store')
-          .send(body);
+        return sendCsv(reply, { filename, body });
       },
     );
 

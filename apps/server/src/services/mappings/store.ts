@@ -1,5 +1,5 @@
 import type { common } from '@edgeport/contract';
-import { and, count, desc, eq, ilike, inArray, isNull, max, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, isNull, max, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { containsPattern, orderOf, type PageWindow, pageWindow } from '../../db/paging.ts';
 import {

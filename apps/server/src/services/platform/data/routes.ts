@@ -1,10 +1,8 @@
-import type { Readable } from 'node:stream';
 import { platform } from '@edgeport/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { principalOf } from '../../../http/principal.ts';
 import type { ServiceContext } from '../../mount.ts';
-import { errorResponses as errors } from '../../responses.ts';
+import { csvResponse, errorResponses as errors, sendCsv } from '../../responses.ts';
 import * as service from './service.ts';
 
 /** Stored device values for data exploration (decimated series, the devices' paths, CSV export). */
@@ -55,11 +53,7 @@ export const dataRoutes: FastifyPluginAsyncTypebox<ServiceContext> = async (app,
         params: platform.DataOrgParams,
         querystring: platform.DataExportQuery,
         response: {
-          200: {
-            description: 'RFC 4180 CSV with a header row; formula-like text cells start with a quote',
-            // A string in the OpenAPI document; the handler streams it.
-            content: { 'text/csv': { schema: Type.Unsafe<Readable>({ type: 'string' }) } },
-          },
+          200: csvResponse('RFC 4180 CSV with a header row; formula-like text cells start with a quote'),
           ...errors,
         },
       },
@@ -71,11 +65,7 @@ export const dataRoutes: FastifyPluginAsyncTypebox<ServiceContext> = async (app,
         request.params.org,
         request.query,
       );
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${filename}"`)
-        .header('cache-control', 'no-store')
-        .send(body);
+      return sendCsv(reply, { filename, body });
     },
   );
 };
