@@ -1,27 +1,7 @@
-/**
- * Devices-table benchmark (issue 5: "devices table with 100,000 devices, page load under 100 ms server time"):
- * 100,000 devices in one organization on the embedded PGlite (files in a temporary data directory, as `npm start`
- * runs), seeded with one INSERT ... SELECT generate_series, then listed through the real HTTP route
- * `GET /svc/core/api/v1/organizations/{org}/devices` with an RPT: the first page, a deep page, a search, the status
- * and tag filters, sorting by last seen; also the device map's positions call. Server time is Fastify's
- * `reply.elapsedTime`; the client round trip over loopback is reported beside it.
- *
- * The list remembers large totals for a few seconds (apps/server/src/services/core/devices/totals.ts); every row
- * here forgets them before each request, so each one pays the count, except the row that pages on with the total
- * remembered.
- *
- *
- * Usage: node bench/devices-table.bench.ts [--devices 100000] [--requests 100] [--no-write]
- */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
-import { openDatabase } from '../apps/server/src/db/index.ts';
 import { forgetTotals } from '../apps/server/src/services/core/devices/totals.ts';
 import {
   addDefaultRoles,
@@ -33,6 +13,7 @@ import { PASSWORD } from '../apps/server/test/support/fixtures.ts';
 import { rptFor } from '../apps/server/test/support/tokens.ts';
 import { writeSection } from './support/results-file.ts';
 import { percentile, round } from './support/stats.ts';
+import { BENCH_ID_HEADER, startTimedApp } from './support/timed-app.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -129,16 +110,8 @@ function queryString(query: Record<string, string>): string {
   return params.toString();
 }
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'edgeport-bench-devices-'));
-const database = await openDatabase({ dataDir });
-const config = loadConfig({ EDGEPORT_DEMO: 'false', PORT: '8080', DATA_DIR: dataDir, MQTT_PORT: '0' });
-const app = await buildApp({ config, database });
-const serverTimes = new Map<string, number>();
-app.addHook('onResponse', async (req, reply) => {
-  const id = req.headers['x-bench-id'];
-  if (typeof id === 'string') serverTimes.set(id, reply.elapsedTime);
-});
-await app.ready();
+const server = await startTimedApp('devices');
+const { app, database } = server;
 
 try {
   const { db } = database;
@@ -184,12 +157,7 @@ try {
     (row) => row.indexname,
   );
 
-  const { rpt } = await rptFor(
-    { app, database, config, close: async () => {} },
-    REALM,
-    admin.email,
-    org.resourceId,
-  );
+  const { rpt } = await rptFor(server, REALM, admin.email, org.resourceId);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');
@@ -204,7 +172,11 @@ try {
           host: '127.0.0.1',
           port: address.port,
           path: `/svc/core/api/v1/organizations/${org.id}/${scenario.path}?${queryString(scenario.query)}`,
-          headers: { host: `${REALM}.app.localhost:8080`, authorization: `Bearer ${rpt}`, 'x-bench-id': id },
+          headers: {
+            host: `${REALM}.app.localhost:8080`,
+            authorization: `Bearer ${rpt}`,
+            [BENCH_ID_HEADER]: id,
+          },
         },
         (res) => {
           const chunks: Buffer[] = [];
@@ -218,7 +190,7 @@ try {
             resolve({
               status: res.statusCode ?? 0,
               clientMs,
-              serverMs: serverTimes.get(id) ?? Number.NaN,
+              serverMs: server.serverTimeOf(id),
               total: body.total ?? body.items?.length ?? -1,
             });
           });
@@ -276,7 +248,5 @@ try {
   if (!args['no-write']) writeSection('devices-table', body);
   process.stdout.write(`${body}\n`);
 } finally {
-  await app.close();
-  await database.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await server.stop();
 }

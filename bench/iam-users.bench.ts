@@ -1,21 +1,7 @@
-/**
- * Users-list benchmark (identity and access administration): 10,000 members in one organization on the embedded
- * PGlite (files in a temporary data directory, as `npm start` runs), listed page by page through the real HTTP route
- * `GET /svc/core/api/v1/organizations/{org}/users` with an RPT, with and without a search.
- * Target: under 50 ms per page of server time. Server time is Fastify's `reply.elapsedTime` for the request;
- * the client round trip over loopback is reported beside it.
- *
- * Usage: node bench/iam-users.bench.ts [--users 10000] [--requests 200] [--no-write]
- */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
-import { openDatabase } from '../apps/server/src/db/index.ts';
 import {
   addDefaultRoles,
   addMember,
@@ -26,6 +12,7 @@ import { PASSWORD } from '../apps/server/test/support/fixtures.ts';
 import { rptFor } from '../apps/server/test/support/tokens.ts';
 import { writeSection } from './support/results-file.ts';
 import { percentile, round } from './support/stats.ts';
+import { BENCH_ID_HEADER, startTimedApp } from './support/timed-app.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -59,16 +46,8 @@ const SCENARIOS: Scenario[] = [
   { name: 'page of 500', query: { page: '3', pageSize: '500' } },
 ];
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'edgeport-bench-iam-'));
-const database = await openDatabase({ dataDir });
-const config = loadConfig({ EDGEPORT_DEMO: 'false', PORT: '8080', DATA_DIR: dataDir });
-const app = await buildApp({ config, database });
-const serverTimes = new Map<string, number>();
-app.addHook('onResponse', async (req, reply) => {
-  const id = req.headers['x-bench-id'];
-  if (typeof id === 'string') serverTimes.set(id, reply.elapsedTime);
-});
-await app.ready();
+const server = await startTimedApp('iam');
+const { app, database } = server;
 
 try {
   const { db } = database;
@@ -104,12 +83,7 @@ try {
     where u.realm = ${REALM} and u.email like 'user%'`);
   await db.execute(sql`analyze`);
 
-  const { rpt } = await rptFor(
-    { app, database, config, close: async () => {} },
-    REALM,
-    admin.email,
-    org.resourceId,
-  );
+  const { rpt } = await rptFor(server, REALM, admin.email, org.resourceId);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');
@@ -124,7 +98,11 @@ try {
           host: '127.0.0.1',
           port: address.port,
           path: `/svc/core/api/v1/organizations/${org.id}/users?${new URLSearchParams(query)}`,
-          headers: { host: `${REALM}.app.localhost:8080`, authorization: `Bearer ${rpt}`, 'x-bench-id': id },
+          headers: {
+            host: `${REALM}.app.localhost:8080`,
+            authorization: `Bearer ${rpt}`,
+            [BENCH_ID_HEADER]: id,
+          },
         },
         (res) => {
           const chunks: Buffer[] = [];
@@ -135,7 +113,7 @@ try {
             resolve({
               status: res.statusCode ?? 0,
               clientMs,
-              serverMs: serverTimes.get(id) ?? Number.NaN,
+              serverMs: server.serverTimeOf(id),
               total: body.total ?? -1,
             });
           });
@@ -186,7 +164,5 @@ try {
   if (!args['no-write']) writeSection('iam-users', body);
   process.stdout.write(`${body}\n`);
 } finally {
-  await app.close();
-  await database.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await server.stop();
 }

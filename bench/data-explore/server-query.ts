@@ -1,16 +1,5 @@
-/**
- * The server half of the data-explore benchmark: 1,000,000 stored values of one device on the embedded PGlite (files
- * in a temporary data directory, as `npm start` runs), asked through the real HTTP routes with an RPT:
- * `POST data/query` (decimated on the server to maxPoints) and the streamed `GET data/export.csv`.
- */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { buildApp } from '../../apps/server/src/app.ts';
-import { loadConfig } from '../../apps/server/src/config.ts';
-import { openDatabase } from '../../apps/server/src/db/index.ts';
 import {
   addDefaultRoles,
   addMember,
@@ -21,6 +10,7 @@ import { seedTelemetryFixture } from '../../apps/server/src/services/platform/da
 import { PASSWORD } from '../../apps/server/test/support/fixtures.ts';
 import { rptFor } from '../../apps/server/test/support/tokens.ts';
 import { percentile, round } from '../support/stats.ts';
+import { BENCH_ID_HEADER, startTimedApp } from '../support/timed-app.ts';
 
 const REALM = 'bench';
 
@@ -40,16 +30,8 @@ export async function measureServer(
   requests: number,
   log: (message: string) => void,
 ): Promise<ServerResult> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'edgeport-bench-data-'));
-  const database = await openDatabase({ dataDir });
-  const config = loadConfig({ EDGEPORT_DEMO: 'false', PORT: '8080', DATA_DIR: dataDir });
-  const app = await buildApp({ config, database });
-  const serverTimes = new Map<string, number>();
-  app.addHook('onResponse', async (req, reply) => {
-    const id = req.headers['x-bench-id'];
-    if (typeof id === 'string') serverTimes.set(id, reply.elapsedTime);
-  });
-  await app.ready();
+  const server = await startTimedApp('data');
+  const { app, database } = server;
   try {
     const { db } = database;
     await app.realms.create(REALM, 'Bench');
@@ -90,7 +72,6 @@ export async function measureServer(
     const seedSeconds = (performance.now() - seedStarted) / 1000;
 
     // A fresh permission token per row: a slow machine could outlast one.
-    const server = { app, database, config, close: async () => {} };
     let rpt = '';
     const renewToken = async () => {
       rpt = (await rptFor(server, REALM, admin.email, org.resourceId)).rpt;
@@ -115,7 +96,7 @@ export async function measureServer(
             headers: {
               host: `${REALM}.app.localhost:8080`,
               authorization: `Bearer ${rpt}`,
-              'x-bench-id': id,
+              [BENCH_ID_HEADER]: id,
               ...(payload ? { 'content-type': 'application/json' } : {}),
             },
           },
@@ -130,7 +111,7 @@ export async function measureServer(
               resolve({
                 status: res.statusCode ?? 0,
                 clientMs: performance.now() - started,
-                serverMs: serverTimes.get(id) ?? Number.NaN,
+                serverMs: server.serverTimeOf(id),
                 bytes,
                 body: Buffer.concat(keep).toString(),
               }),
@@ -190,8 +171,6 @@ export async function measureServer(
     });
     return { points, seedSeconds, rows };
   } finally {
-    await app.close();
-    await database.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await server.stop();
   }
 }
