@@ -135,7 +135,8 @@ const TenantFixture = Type.Object({
     ),
   ),
 });
-type TenantFixture = Static<typeof TenantFixture>;
+/** What `POST /test-support/tenants` takes (the browser tests' seed builds on it). */
+export type TenantFixture = Static<typeof TenantFixture>;
 
 /**
  * Browser tests seed their own realm through this route, using the same provisioning code as the product. It is

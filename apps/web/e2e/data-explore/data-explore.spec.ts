@@ -11,23 +11,10 @@ const ANALYST: Permission[] = [
   { rsname: 'models', scopes: ['READ'] },
 ];
 
-/** The server's optional fixture field (apps/server/src/testing/): a model, a preset, devices and their values. */
-type TelemetryFixture = {
-  telemetry: {
-    org: string;
-    model: string;
-    paths: { path: string; type: 'number' | 'integer' | 'boolean' | 'string'; unit?: string }[];
-    preset: string;
-    devices: string[];
-    points: number;
-    intervalMs: number;
-  }[];
-};
-
 /** 600 values per device, 5 s apart, the newest now: all inside the default range (the last hour). */
 const POINTS = 600;
 
-function plant(): TenantFixture & TelemetryFixture {
+function plant(): TenantFixture {
   return {
     organizations: [{ key: 'org', name: 'Press plant', iotEnabled: true }],
     users: [{ key: 'analyst', memberships: [{ org: 'org', permissions: ANALYST }] }],

@@ -15,20 +15,7 @@ const READER: Permission[] = [
   { rsname: 'devices', scopes: ['READ'] },
 ];
 
-/** The server's optional fixture field (apps/server/src/testing/): a model, a preset of it and devices using it. */
-type TelemetryFixture = {
-  telemetry: {
-    org: string;
-    model: string;
-    paths: { path: string; type: 'number' | 'integer' | 'boolean' | 'string'; unit?: string }[];
-    preset: string;
-    devices: string[];
-    points: number;
-    intervalMs: number;
-  }[];
-};
-
-function plant(): TenantFixture & TelemetryFixture {
+function plant(): TenantFixture {
   return {
     organizations: [{ key: 'org', name: 'Bottling plant', iotEnabled: true }],
     users: [

@@ -1,24 +1,8 @@
 import { expect, type Page } from '@playwright/test';
 import { type Permission, PORTAL_ACCESS, type TenantFixture } from '../support/seed.ts';
 
-/** The server's optional fixture field (apps/server/src/testing/fixtures-route.ts): devices of an organization. */
-export type DeviceFixture = {
-  devices: {
-    org: string;
-    label: string;
-    alias?: string;
-    serialNumber?: string;
-    description?: string;
-    status?: 'ONLINE' | 'OFFLINE';
-    tags?: string[];
-    latitude?: number;
-    longitude?: number;
-    lastSeenMinutesAgo?: number;
-    configuration?: Record<string, unknown>;
-    groups?: string[];
-    statusHistory?: { status: 'ONLINE' | 'OFFLINE'; minutesAgo: number }[];
-  }[];
-};
+/** The devices part of the fixture (apps/server/src/testing/fixtures-route.ts). */
+export type DeviceFixture = { devices: NonNullable<TenantFixture['devices']> };
 
 /** Everything on devices and device groups, and READ models (the device map needs it). */
 export const DEVICE_ADMIN: Permission[] = [

@@ -42,7 +42,7 @@ test('a value published with mosquitto_pub appears in the browser within a secon
         mqttCredentials: true,
       },
     ],
-  } as Parameters<typeof seedTenant>[1]);
+  });
   const filler = tenant.telemetryDevices['Filler 1'];
   const neighbour = tenant.telemetryDevices['Filler 2'];
   if (!filler?.password || !neighbour?.password) throw new Error('the fixture issued no credentials');
@@ -96,7 +96,7 @@ test('an operator writes a set-point in the device drawer and mosquitto_sub, as 
         mqttCredentials: true,
       },
     ],
-  } as Parameters<typeof seedTenant>[1]);
+  });
   const filler = tenant.telemetryDevices['Filler 1'];
   if (!filler?.password) throw new Error('the fixture issued no credentials');
 

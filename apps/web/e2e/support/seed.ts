@@ -1,21 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import type { APIRequestContext } from '@playwright/test';
+import type { TenantFixture as ServerFixture } from '../../../server/src/testing/fixtures-route.ts';
 import { e2ePort, realmOrigin } from './environment.ts';
 
 export type Permission = { rsname: string; scopes: string[] };
 
-export type TenantFixture = {
+/**
+ * A tenant to seed: the server's fixture (organizations, users, and the optional devices, telemetry, licences, apps,
+ * agreements, status notices), with the realm and the users' e-mail and password made up when left out.
+ */
+export type TenantFixture = Omit<ServerFixture, 'realm' | 'users'> & {
   realm?: string;
-  organizations: { key: string; name: string; parent?: string; iotEnabled?: boolean; vpnEnabled?: boolean }[];
-  users: {
-    key: string;
+  users: (Omit<ServerFixture['users'][number], 'email' | 'password'> & {
     email?: string;
     password?: string;
-    requiredActions?: string[];
-    memberships: { org: string; permissions: Permission[] }[];
-  }[];
-  agreements?: { type: 'TERM' | 'PRIVACY' | 'MAINTENANCE'; title: string; version: string }[];
-  statusIssues?: { type: 'incident' | 'maintenance'; status: string; title: string }[];
+  })[];
 };
 
 export type SeededUser = { id: string; email: string; password: string };

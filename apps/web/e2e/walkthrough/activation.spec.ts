@@ -18,20 +18,6 @@ const INSTALLER: Permission[] = [
   { rsname: 'devices', scopes: ['READ', 'CREATE'] },
 ];
 
-/** The server's optional fixture fields (apps/server/src/testing/): licence keys, and a model with a preset. */
-type Extras = {
-  deviceLicenses: { org: string; activationKey: string; vpn?: boolean }[];
-  telemetry: {
-    org: string;
-    model: string;
-    paths: { path: string; type: 'number' | 'integer' | 'boolean' | 'string'; unit?: string }[];
-    preset: string;
-    devices: string[];
-    points: number;
-    intervalMs: number;
-  }[];
-};
-
 const ALPHABET = '23456789ABCDEFGHJKMNPQRSTVWXYZ';
 /** A fresh activation key in the product's format (keys are unique across the server). */
 function newKey(): string {
@@ -39,7 +25,7 @@ function newKey(): string {
   return `EP-${group()}-${group()}-${group()}`;
 }
 
-function plant(key: string): TenantFixture & Extras {
+function plant(key: string): TenantFixture {
   return {
     organizations: [{ key: 'org', name: 'Press plant', iotEnabled: true }],
     users: [{ key: 'installer', memberships: [{ org: 'org', permissions: INSTALLER }] }],
