@@ -18,17 +18,24 @@ import { builtInTokenVerifier, externalTokenVerifier, type TokenVerifier } from 
 import { createIngest } from './ingest/index.ts';
 import { type MailTransport, mailTransportFor } from './mail/transport.ts';
 import { sampleRoutes } from './samples/routes.ts';
+import { AlarmEngine } from './services/alarms/engine.ts';
+import { alarmsService } from './services/alarms/routes.ts';
 import { auditService } from './services/audit/routes.ts';
 import { portalFramingHook } from './services/core/apps/framing.ts';
 import { appOrigins } from './services/core/apps/service.ts';
 import { coreService } from './services/core/routes.ts';
 import { licenseService } from './services/license/routes.ts';
+import { limitsService } from './services/limits/routes.ts';
 import { liveRoutes } from './services/live/routes.ts';
 import { mappingsService } from './services/mappings/routes.ts';
 import { mountService, type ServiceDefinition } from './services/mount.ts';
+import { Notifier } from './services/notifications/notifier.ts';
+import { notificationsService } from './services/notifications/routes.ts';
 import { platformService } from './services/platform/routes.ts';
 import { themeService } from './services/theme/routes.ts';
 import { themeForRealm } from './services/theme/service.ts';
+import { TriggerEngine } from './services/triggermanager/engine.ts';
+import { triggerManagerService } from './services/triggermanager/routes.ts';
 import { testFixtureRoutes } from './testing/fixtures-route.ts';
 
 export const SERVICES: ServiceDefinition[] = [
@@ -38,6 +45,10 @@ export const SERVICES: ServiceDefinition[] = [
   mappingsService,
   platformService,
   licenseService,
+  alarmsService,
+  notificationsService,
+  triggerManagerService,
+  limitsService,
 ];
 
 /** Fastify's validation message, naming the offending property where Ajv's text alone does not. */
@@ -120,9 +131,25 @@ export async function buildApp({ config, database, logger = false, mail: mailOpt
   app.get('/mqtt', { websocket: true, schema: { hide: true } }, (socket) => {
     ingest.handle(createWebSocketStream(socket));
   });
-  await app.register(liveRoutes, { ingest, db: database.db, verifyToken });
+  const { db } = database;
+  const alarms = new AlarmEngine({ db, events: ingest.events, log: app.log });
+  const notifier = new Notifier({ db, events: ingest.events, log: app.log, config });
+  const triggers = new TriggerEngine({ db, ingest, alarms, notifier, log: app.log });
+  await alarms.start();
+  await notifier.start();
+  await triggers.start();
+  await app.register(liveRoutes, { ingest, db, verifyToken });
   for (const service of SERVICES)
-    await mountService(app, service, { config, database, verifyToken, mail, ingest });
+    await mountService(app, service, {
+      config,
+      database,
+      verifyToken,
+      mail,
+      ingest,
+      alarms,
+      notifier,
+      triggers,
+    });
 
   if (config.testFixtures) await app.register(testFixtureRoutes, { db: database.db, realms });
   // Host/app bridge: the portal frames only catalogue apps and is framed only by configured host pages.
@@ -151,6 +178,9 @@ export async function buildApp({ config, database, logger = false, mail: mailOpt
   app.addHook('onClose', async () => {
     shuttingDown = true;
     await ingest.close();
+    await triggers.close();
+    await alarms.close();
+    await notifier.close();
   });
 
   return Object.assign(app, {
@@ -158,6 +188,9 @@ export async function buildApp({ config, database, logger = false, mail: mailOpt
     verifyToken,
     mail,
     ingest,
+    alarms,
+    notifier,
+    triggers,
     markShuttingDown: () => (shuttingDown = true),
   });
 }

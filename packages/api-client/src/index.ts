@@ -1,12 +1,27 @@
 import createClient, { type ClientOptions } from 'openapi-fetch';
+import type { paths as AlarmsPaths } from './generated/alarms.ts';
 import type { paths as AuditPaths } from './generated/audit.ts';
 import type { paths as CorePaths } from './generated/core.ts';
 import type { paths as LicensePaths } from './generated/license.ts';
+import type { paths as LimitsPaths } from './generated/limits.ts';
 import type { paths as MappingsPaths } from './generated/mappings.ts';
+import type { paths as NotificationsPaths } from './generated/notifications.ts';
 import type { paths as PlatformPaths } from './generated/platform.ts';
 import type { paths as ThemePaths } from './generated/theme.ts';
+import type { paths as TriggerManagerPaths } from './generated/triggermanager.ts';
 
-export type { AuditPaths, CorePaths, LicensePaths, MappingsPaths, PlatformPaths, ThemePaths };
+export type {
+  AlarmsPaths,
+  AuditPaths,
+  CorePaths,
+  LicensePaths,
+  LimitsPaths,
+  MappingsPaths,
+  NotificationsPaths,
+  PlatformPaths,
+  ThemePaths,
+  TriggerManagerPaths,
+};
 
 type JsonOf<Response> = Response extends { content: { 'application/json': infer Body } } ? Body : never;
 
@@ -49,4 +64,24 @@ export function createPlatformClient(options: ClientOptions = {}) {
 /** Typed client of the licence service; paths carry the `/svc/license` base. */
 export function createLicenseClient(options: ClientOptions = {}) {
   return createClient<LicensePaths>(options);
+}
+
+/** Typed client of the alarm service (alarms, alarm rules); paths carry the `/svc/alarms` base. */
+export function createAlarmsClient(options: ClientOptions = {}) {
+  return createClient<AlarmsPaths>(options);
+}
+
+/** Typed client of the notification service (rules, deliveries, channel settings); paths carry `/svc/notifications`. */
+export function createNotificationsClient(options: ClientOptions = {}) {
+  return createClient<NotificationsPaths>(options);
+}
+
+/** Typed client of the trigger manager; paths carry the `/svc/triggermanager` base. */
+export function createTriggerManagerClient(options: ClientOptions = {}) {
+  return createClient<TriggerManagerPaths>(options);
+}
+
+/** Typed client of the limits service; paths carry the `/svc/limits` base. */
+export function createLimitsClient(options: ClientOptions = {}) {
+  return createClient<LimitsPaths>(options);
 }

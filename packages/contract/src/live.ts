@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { Alarm, AlarmEventKind } from './alarms.ts';
 
 /**
  * The live feed at `/svc/live` (WebSocket, JSON text frames). The browser first sends `auth` with its permission
@@ -42,10 +43,13 @@ export const LiveError = Type.Object({
   message: Type.String(),
   deviceIds: Type.Optional(Type.Array(Type.String())),
 });
-export const LiveServerMessage = Type.Union([LiveReady, LiveValues, LiveStatus, LiveError]);
+/** An alarm of the session's organization changed (sent to every session of it, no subscription needed). */
+export const LiveAlarm = Type.Object({ type: Type.Literal('alarm'), event: AlarmEventKind, alarm: Alarm });
+export const LiveServerMessage = Type.Union([LiveReady, LiveValues, LiveStatus, LiveAlarm, LiveError]);
 export type LiveServerMessage = Static<typeof LiveServerMessage>;
 export type LiveValues = Static<typeof LiveValues>;
 export type LiveStatus = Static<typeof LiveStatus>;
+export type LiveAlarm = Static<typeof LiveAlarm>;
 
 /** Close codes: the token is missing, invalid or expired (4401); the organization is not readable (4403). */
 export const LIVE_CLOSE_UNAUTHORIZED = 4401;

@@ -1,3 +1,4 @@
+import type { alarms as alarmContract, limits, notifications, triggers } from '@edgeport/contract';
 import {
   bigint,
   bigserial,
@@ -741,3 +742,196 @@ export const apps = pgTable('apps', {
   entryUrl: text('entry_url').notNull(),
   createdAt: createdAt(),
 });
+
+/** Alarm rules: a condition on a model path (or the connection) of one device or of every device of the organization. */
+export const alarmRules = pgTable(
+  'alarm_rules',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    enabled: boolean('enabled').notNull().default(true),
+    deviceId: uuid('device_id').references(() => devices.id, { onDelete: 'cascade' }),
+    condition: jsonb('condition').$type<alarmContract.AlarmCondition>().notNull(),
+    severity: text('severity').$type<alarmContract.Severity>().notNull(),
+    ackRequired: boolean('ack_required').notNull().default(false),
+    resetRequired: boolean('reset_required').notNull().default(false),
+    delaySeconds: integer('delay_seconds').notNull().default(0),
+    hysteresis: doublePrecision('hysteresis').notNull().default(0),
+    message: text('message').notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('alarm_rules_org_name_idx').on(t.organizationId, t.name)],
+);
+
+/**
+ * Alarm instances. `status` follows the condition (ACTIVE/CLEARED); `ack`/`reset` are REQUIRED, DONE or
+ * NOT_REQUIRED; `cleared_at` closes the alarm (an operator's clear, or by itself once the condition is gone and
+ * nothing is required any more). Open alarms (cleared_at null) are what counts.
+ */
+export const alarms = pgTable(
+  'alarms',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    ruleId: uuid('rule_id').references(() => alarmRules.id, { onDelete: 'set null' }),
+    triggerId: uuid('trigger_id').references(() => triggerRules.id, { onDelete: 'set null' }),
+    deviceId: uuid('device_id').references(() => devices.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    path: text('path'),
+    severity: text('severity').$type<alarmContract.Severity>().notNull(),
+    status: text('status').$type<alarmContract.AlarmStatus>().notNull().default('ACTIVE'),
+    ack: text('ack').$type<alarmContract.Requirement>().notNull(),
+    reset: text('reset').$type<alarmContract.Requirement>().notNull(),
+    message: text('message').notNull(),
+    value: jsonb('value').$type<number | boolean | string>(),
+    raisedAt: timestamp('raised_at', { withTimezone: true }).notNull().defaultNow(),
+    conditionClearedAt: timestamp('condition_cleared_at', { withTimezone: true }),
+    ackAt: timestamp('ack_at', { withTimezone: true }),
+    ackBy: text('ack_by'),
+    resetAt: timestamp('reset_at', { withTimezone: true }),
+    resetBy: text('reset_by'),
+    clearedAt: timestamp('cleared_at', { withTimezone: true }),
+    clearedBy: text('cleared_by'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('alarms_org_open_idx').on(t.organizationId, t.clearedAt, t.severity),
+    index('alarms_org_raised_idx').on(t.organizationId, t.raisedAt),
+    index('alarms_rule_device_idx').on(t.ruleId, t.deviceId),
+    index('alarms_device_idx').on(t.deviceId),
+  ],
+);
+
+/** Every step of every alarm: raised, acknowledged, reset, condition cleared, cleared, closed. */
+export const alarmEvents = pgTable(
+  'alarm_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    alarmId: uuid('alarm_id')
+      .notNull()
+      .references(() => alarms.id, { onDelete: 'cascade' }),
+    organizationId: uuid('organization_id').notNull(),
+    kind: text('kind').$type<alarmContract.AlarmEventKind>().notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    by: text('by'),
+    value: jsonb('value').$type<number | boolean | string>(),
+    detail: text('detail').notNull().default(''),
+  },
+  (t) => [index('alarm_events_alarm_idx').on(t.alarmId, t.at)],
+);
+
+/** Trigger rules: when a condition on data or alarm state becomes true, run an action. */
+export const triggerRules = pgTable(
+  'trigger_rules',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    condition: jsonb('condition').$type<triggers.TriggerCondition>().notNull(),
+    action: jsonb('action').$type<triggers.TriggerAction>().notNull(),
+    cooldownSeconds: integer('cooldown_seconds').notNull().default(0),
+    runCount: integer('run_count').notNull().default(0),
+    lastRunAt: timestamp('last_run_at', { withTimezone: true }),
+    lastError: text('last_error'),
+    lastErrorAt: timestamp('last_error_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('trigger_rules_org_name_idx').on(t.organizationId, t.name)],
+);
+
+/** Notification rules: which alarm events (or triggers) reach which recipients. */
+export const notificationRules = pgTable(
+  'notification_rules',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    language: text('language'),
+    source: jsonb('source').$type<notifications.NotificationSource>().notNull(),
+    recipients: jsonb('recipients').$type<notifications.Recipients>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('notification_rules_org_name_idx').on(t.organizationId, t.name)],
+);
+
+export type DeliveryStatus = 'PENDING' | 'SENT' | 'FAILED';
+
+/** One notification message to one recipient, with its retries; FAILED rows are the failed-notification log. */
+export const notificationDeliveries = pgTable(
+  'notification_deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    notificationId: uuid('notification_id').references(() => notificationRules.id, { onDelete: 'set null' }),
+    notificationName: text('notification_name').notNull(),
+    channel: text('channel').$type<'email' | 'webhook'>().notNull(),
+    target: text('target').notNull(),
+    language: text('language').notNull().default('en'),
+    subject: text('subject').notNull(),
+    body: text('body').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    status: text('status').$type<DeliveryStatus>().notNull().default('PENDING'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('notification_deliveries_due_idx').on(t.status, t.nextAttemptAt),
+    index('notification_deliveries_org_idx').on(t.organizationId, t.status, t.createdAt),
+  ],
+);
+
+/** An organization's notification channels: e-mail sender, webhook signing secret, quiet hours, allowed hosts. */
+export const notificationSettings = pgTable('notification_settings', {
+  organizationId: uuid('organization_id')
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  sender: text('sender'),
+  webhookSecret: text('webhook_secret'),
+  quietHours: jsonb('quiet_hours').$type<{ start: string; end: string; timeZone: string }>(),
+  allowedWebhookHosts: jsonb('allowed_webhook_hosts').$type<string[]>().notNull().default([]),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Limits set for an organization (null value: unlimited). */
+export const organizationLimits = pgTable('organization_limits', {
+  organizationId: uuid('organization_id')
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  limits: jsonb('limits').$type<Partial<Record<limits.LimitKey, number | null>>>().notNull(),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Daily metered usage per organization (UTC day), for the per-day limits. */
+export const limitUsage = pgTable(
+  'limit_usage',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    day: text('day').notNull(),
+    dataPoints: bigint('data_points', { mode: 'number' }).notNull().default(0),
+    notifications: integer('notifications').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.day] })],
+);

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { alarms } from '@edgeport/contract';
 import type { DeviceStatus } from '../db/schema.ts';
 import type { DataValue } from './payload.ts';
 
@@ -10,11 +11,14 @@ export type ValuesEvent = {
 };
 export type StatusEvent = { organizationId: string; deviceId: string; status: DeviceStatus; at: number };
 
-type EventMap = { values: [ValuesEvent]; status: [StatusEvent] };
+/** An alarm was raised or changed (acknowledged, reset, its condition cleared, cleared, closed). */
+export type AlarmChange = { organizationId: string; event: alarms.AlarmEventKind; alarm: alarms.Alarm };
+
+type EventMap = { values: [ValuesEvent]; status: [StatusEvent]; alarm: [AlarmChange] };
 
 /**
- * Device events inside one server process: stored values and connection changes, for the live feed (and later alarm
- * rules). Several server instances would carry them over PostgreSQL LISTEN/NOTIFY behind this same interface.
+ * Device events inside one server process: stored values and connection changes, for the live feed, alarm and trigger
+ * rules, and alarm changes for the live feed and notifications. Several server instances would carry them over PostgreSQL LISTEN/NOTIFY behind this same interface.
  */
 export class DeviceEvents extends EventEmitter<EventMap> {
   constructor() {

@@ -7,6 +7,9 @@ import { authenticate } from '../http/principal.ts';
 import type { TokenVerifier } from '../identity/verify.ts';
 import type { Ingest } from '../ingest/index.ts';
 import type { MailTransport } from '../mail/transport.ts';
+import type { AlarmEngine } from './alarms/engine.ts';
+import type { Notifier } from './notifications/notifier.ts';
+import type { TriggerEngine } from './triggermanager/engine.ts';
 
 /** What every service gets from the composition root. */
 export type ServiceContext = {
@@ -17,6 +20,12 @@ export type ServiceContext = {
   mail: MailTransport;
   /** Device data in: latest values, set-points to devices, device events. */
   ingest: Ingest;
+  /** Alarm rules evaluated on device data; alarm instances and their history. */
+  alarms: AlarmEngine;
+  /** Notification deliveries (e-mail, webhooks) with retries. */
+  notifier: Notifier;
+  /** Trigger rules: condition on data or alarm state, then an action. */
+  triggers: TriggerEngine;
 };
 
 export type ServiceDefinition = {

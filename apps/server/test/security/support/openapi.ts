@@ -53,7 +53,18 @@ export type Operation = {
 };
 
 /** The services whose documents are read; every one of their operations is covered. */
-export const SERVICES = ['core', 'audit', 'theme', 'license', 'mappings', 'platform'] as const;
+export const SERVICES = [
+  'core',
+  'audit',
+  'theme',
+  'license',
+  'mappings',
+  'platform',
+  'alarms',
+  'notifications',
+  'triggermanager',
+  'limits',
+] as const;
 
 const METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 

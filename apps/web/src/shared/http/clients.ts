@@ -1,10 +1,14 @@
 import {
+  createAlarmsClient,
   createAuditClient,
   createCoreClient,
   createLicenseClient,
+  createLimitsClient,
   createMappingsClient,
+  createNotificationsClient,
   createPlatformClient,
   createThemeClient,
+  createTriggerManagerClient,
 } from '@edgeport/api-client';
 import { HttpError } from './errors.ts';
 import { CORE_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, PRESET_MODEL_TIMEOUT_MS, timedFetch } from './timed-fetch.ts';
@@ -18,6 +22,10 @@ export const themeClient = createThemeClient({ fetch: timedFetch(DEFAULT_TIMEOUT
 export const platformClient = createPlatformClient({ fetch: timedFetch(DEFAULT_TIMEOUT_MS) });
 export const licenseClient = createLicenseClient({ fetch: timedFetch(DEFAULT_TIMEOUT_MS) });
 export const mappingsClient = createMappingsClient({ fetch: timedFetch(DEFAULT_TIMEOUT_MS) });
+export const alarmsClient = createAlarmsClient({ fetch: timedFetch(DEFAULT_TIMEOUT_MS) });
+export const notificationsClient = createNotificationsClient({ fetch: timedFetch(DEFAULT_TIMEOUT_MS) });
+export const triggerManagerClient = createTriggerManagerClient({ fetch: timedFetch(DEFAULT_TIMEOUT_MS) });
+export const limitsClient = createLimitsClient({ fetch: timedFetch(DEFAULT_TIMEOUT_MS) });
 /** Preset and model creation or update (spec 9: 300 s). */
 export const slowMappingsClient = createMappingsClient({ fetch: timedFetch(PRESET_MODEL_TIMEOUT_MS) });
 

@@ -1,0 +1,7 @@
+import type { ServiceDefinition } from '../mount.ts';
+
+export const alarmsService: ServiceDefinition = {
+  name: 'alarms',
+  title: 'Edgeport alarm service',
+  routes: async () => {},
+};
