@@ -12,6 +12,8 @@ export type Config = {
   oidcIssuerUrl: string | undefined;
   mqttUrl: string | undefined;
   smtpUrl: string | undefined;
+  /** Waits before each retry of a failed notification delivery (NOTIFICATION_RETRY_DELAYS_MS, comma-separated). */
+  notificationRetryDelaysMs: number[];
   demo: boolean;
   /** Mounts POST /test-support/tenants for browser tests. Never set in production. */
   testFixtures: boolean;
@@ -52,6 +54,19 @@ function optional(env: NodeJS.ProcessEnv, name: string): string | undefined {
   return raw === undefined || raw === '' ? undefined : raw;
 }
 
+/** A comma-separated list of millisecond delays, each between 0 and one day. */
+function delays(env: NodeJS.ProcessEnv, name: string, fallback: number[]): number[] {
+  const raw = optional(env, name);
+  if (!raw) return fallback;
+  return raw.split(',').map((entry) => {
+    const value = Number(entry.trim());
+    if (!Number.isInteger(value) || value < 0 || value > 86_400_000) {
+      throw new ConfigError(`${name} must list milliseconds between 0 and 86400000, got '${entry.trim()}'`);
+    }
+    return value;
+  });
+}
+
 /** A comma-separated list of http(s) origins (`scheme://host[:port]`, nothing more). */
 function origins(env: NodeJS.ProcessEnv, name: string): string[] {
   const raw = optional(env, name);
@@ -88,6 +103,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oidcIssuerUrl: optional(env, 'OIDC_ISSUER_URL'),
     mqttUrl: optional(env, 'MQTT_URL'),
     smtpUrl: optional(env, 'SMTP_URL'),
+    // Five attempts in all: at once, then after 10 s, 1 min, 5 min and 30 min.
+    notificationRetryDelaysMs: delays(
+      env,
+      'NOTIFICATION_RETRY_DELAYS_MS',
+      [10_000, 60_000, 300_000, 1_800_000],
+    ),
     demo: flag(env, 'EDGEPORT_DEMO', false),
     testFixtures: flag(env, 'EDGEPORT_TEST_FIXTURES', false),
     logLevel: optional(env, 'LOG_LEVEL') ?? 'info',

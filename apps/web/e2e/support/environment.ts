@@ -20,6 +20,11 @@ export function e2eMqttPort(): number {
   return e2ePort() + 10_000;
 }
 
+/** The SMTP port the browser tests' server delivers notification e-mail to (a test starts a server there). */
+export function e2eSmtpPort(): number {
+  return e2ePort() + 20_000;
+}
+
 export type DemoLogin = { email: string; password: string; url: string };
 export type E2eEnvironment = { port: number; logins: DemoLogin[] };
 

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import type { DemoLogin, E2eEnvironment } from './environment.ts';
-import { e2eMqttPort, e2ePort, LOGINS_FILE, REPO_ROOT } from './environment.ts';
+import { e2eMqttPort, e2ePort, e2eSmtpPort, LOGINS_FILE, REPO_ROOT } from './environment.ts';
 
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 10_000;
@@ -61,6 +61,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       EDGEPORT_DEMO: 'true',
       // Mounts POST /test-support/tenants: every browser test seeds its own realm (support/seed.ts).
       EDGEPORT_TEST_FIXTURES: 'true',
+      // Notification tests run a real SMTP server on this port; other mail still lands in the outbox.
+      SMTP_URL: `smtp://127.0.0.1:${e2eSmtpPort()}`,
+      NOTIFICATION_RETRY_DELAYS_MS: '500,1000,1500',
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

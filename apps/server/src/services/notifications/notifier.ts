@@ -2,7 +2,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/index.ts';
 import type { DeviceEvents } from '../../ingest/events.ts';
 
-export type NotifierConfig = { smtpUrl: string | undefined; baseDomain: string };
+export type NotifierConfig = {
+  smtpUrl: string | undefined;
+  baseDomain: string;
+  notificationRetryDelaysMs: number[];
+};
 
 /** What a trigger rule tells the recipients of a notification rule. */
 export type TriggerNotice = { triggerId: string; triggerName: string; detail: string };
