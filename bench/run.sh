@@ -39,6 +39,10 @@ timeout --signal=TERM --kill-after=15 400 node bench/ingest.bench.ts
 scripts/with-postgres.sh bash -c 'timeout --signal=TERM --kill-after=15 400 node bench/ingest.bench.ts --database-url "$TEST_DATABASE_URL"'
 biome format --write bench/RESULTS.md >/dev/null 2>&1
 
+# Alarms: ingest cost of 1,000 alarm rules (alternating runs without and with them); value-to-alarm in the browser.
+timeout --signal=TERM --kill-after=15 900 node bench/alarms.bench.ts
+biome format --write bench/RESULTS.md >/dev/null 2>&1
+
 # Data explorer: its chart with 1,000,000 points in Chromium, and the server's query and CSV export on PGlite.
 timeout --signal=TERM --kill-after=15 600 node bench/data-explore.bench.ts
 biome format --write bench/RESULTS.md >/dev/null 2>&1

@@ -14,6 +14,7 @@ export const SECTIONS = [
   'iam-users',
   'ingest',
   'ingest-postgres',
+  'alarms',
   'devices-table',
   'data-explore',
   'web',

@@ -82,6 +82,8 @@ export async function buildApp({ config, database, logger = false, mail: mailOpt
         coerceTypes: 'array',
         removeAdditional: false,
         strictNumbers: false,
+        // Type lists such as ['number', 'boolean', 'string']: a union (anyOf) would be mangled by type coercion.
+        allowUnionTypes: true,
       },
     },
     schemaErrorFormatter: validationError,
@@ -151,7 +153,8 @@ export async function buildApp({ config, database, logger = false, mail: mailOpt
       triggers,
     });
 
-  if (config.testFixtures) await app.register(testFixtureRoutes, { db: database.db, realms });
+  if (config.testFixtures)
+    await app.register(testFixtureRoutes, { db: database.db, realms, triggers, alarms });
   // Host/app bridge: the portal frames only catalogue apps and is framed only by configured host pages.
   const embedHostOrigins = [
     ...config.embedHostOrigins,

@@ -5,7 +5,13 @@ import { DataValue } from './platform-values.ts';
 
 export const SEVERITIES = ['CRITICAL', 'MAJOR', 'MINOR', 'WARNING', 'INFO'] as const;
 export type Severity = (typeof SEVERITIES)[number];
-export const Severity = Type.Union(SEVERITIES.map((severity) => Type.Literal(severity)));
+export const Severity = Type.Union([
+  Type.Literal('CRITICAL'),
+  Type.Literal('MAJOR'),
+  Type.Literal('MINOR'),
+  Type.Literal('WARNING'),
+  Type.Literal('INFO'),
+]);
 
 /** Every alarm call names the organization (its id or resourceId) in the query, as spec 7 asks. */
 export const OrganizationQuery = Type.Object(
@@ -22,9 +28,14 @@ const RulePath = Type.String({
   pattern: '^/',
   description: 'model path the rule watches',
 });
-export const Comparison = Type.Union(
-  ['>', '>=', '<', '<=', '==', '!='].map((operator) => Type.Literal(operator)),
-);
+export const Comparison = Type.Union([
+  Type.Literal('>'),
+  Type.Literal('>='),
+  Type.Literal('<'),
+  Type.Literal('<='),
+  Type.Literal('=='),
+  Type.Literal('!='),
+]);
 export type Comparison = Static<typeof Comparison>;
 
 /** Holds while `value {operator} threshold`; clears only once it is false by more than the rule's hysteresis. */
@@ -39,7 +50,7 @@ export const RangeCondition = Type.Object(
     path: RulePath,
     low: Type.Number(),
     high: Type.Number(),
-    inside: Type.Optional(Type.Boolean({ default: false })),
+    inside: Type.Optional(Type.Boolean({ description: 'absent: false' })),
   },
   { additionalProperties: false },
 );
@@ -146,7 +157,14 @@ export const ALARM_EVENT_KINDS = [
   'CLOSED',
 ] as const;
 export type AlarmEventKind = (typeof ALARM_EVENT_KINDS)[number];
-export const AlarmEventKind = Type.Union(ALARM_EVENT_KINDS.map((kind) => Type.Literal(kind)));
+export const AlarmEventKind = Type.Union([
+  Type.Literal('RAISED'),
+  Type.Literal('ACKNOWLEDGED'),
+  Type.Literal('RESET'),
+  Type.Literal('CONDITION_CLEARED'),
+  Type.Literal('CLEARED'),
+  Type.Literal('CLOSED'),
+]);
 
 export const Alarm = Type.Object({
   id: Uuid,
@@ -221,9 +239,13 @@ export const AlarmSearch = Type.Object(
     page: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, default: 0 })),
     pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
     sort: Type.Optional(
-      Type.Union(
-        ['raisedAt', 'severity', 'deviceLabel', 'name', 'updatedAt'].map((key) => Type.Literal(key)),
-      ),
+      Type.Union([
+        Type.Literal('raisedAt'),
+        Type.Literal('severity'),
+        Type.Literal('deviceLabel'),
+        Type.Literal('name'),
+        Type.Literal('updatedAt'),
+      ]),
     ),
     order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
   },

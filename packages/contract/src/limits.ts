@@ -2,8 +2,12 @@
 import { type Static, Type } from 'typebox';
 import { Uuid } from './common.ts';
 
+/** ONE JSON-schema type list: with the server's type coercion a union would turn null into 0. */
 const Limit = Type.Optional(
-  Type.Union([Type.Integer({ minimum: 0, maximum: 1_000_000_000 }), Type.Null()], {
+  Type.Unsafe<number | null>({
+    type: ['integer', 'null'],
+    minimum: 0,
+    maximum: 1_000_000_000,
     description: 'null: unlimited',
   }),
 );
@@ -34,7 +38,9 @@ const Nullable = Type.Union([Type.Integer(), Type.Null()]);
 export const Usage = Type.Object({
   devices: Type.Integer(),
   users: Type.Integer(),
-  dashboards: Type.Integer(),
+  dashboards: Type.Integer({
+    description: 'always 0 until dashboards exist (there is no dashboards table yet)',
+  }),
   dataPointsPerDay: Type.Integer({ description: 'today (UTC)' }),
   notificationsPerDay: Type.Integer({ description: 'today (UTC)' }),
 });

@@ -1,11 +1,17 @@
 // Notification rules, their deliveries (and the failed-notification log), the organization's channel settings
 // (service `/svc/notifications`; every call names the organization in the query).
-import { type Static, Type } from 'typebox';
+import { type Static, type TLiteral, type TUnion, Type } from 'typebox';
 import { SEVERITIES } from './alarms.ts';
 import { Uuid } from './common.ts';
 
+type Literals<Values extends readonly string[]> = { -readonly [K in keyof Values]: TLiteral<Values[K]> };
+/** A union of string literals whose static type is the literals (a plain `.map` would type it `never`). */
+function literals<const Values extends readonly string[]>(values: Values): TUnion<Literals<Values>> {
+  return Type.Union(values.map((value) => Type.Literal(value))) as unknown as TUnion<Literals<Values>>;
+}
+
 export const LANGUAGES = ['en', 'de', 'es', 'fr', 'it'] as const;
-export const Language = Type.Union(LANGUAGES.map((language) => Type.Literal(language)));
+export const Language = literals(LANGUAGES);
 
 export const NOTIFIED_ALARM_EVENTS = [
   'RAISED',
@@ -20,11 +26,11 @@ const WebhookUrl = Type.String({ format: 'uri', maxLength: 2000, pattern: '^http
 /** What a rule listens to: alarm events (filtered) and trigger rules whose action is "send notification". */
 export const NotificationSource = Type.Object(
   {
-    alarmEvents: Type.Array(Type.Union(NOTIFIED_ALARM_EVENTS.map((kind) => Type.Literal(kind))), {
+    alarmEvents: Type.Array(literals(NOTIFIED_ALARM_EVENTS), {
       maxItems: 5,
       description: 'empty: no alarm notifications',
     }),
-    severities: Type.Array(Type.Union(SEVERITIES.map((severity) => Type.Literal(severity))), {
+    severities: Type.Array(literals(SEVERITIES), {
       maxItems: 5,
       description: 'empty: every severity',
     }),
@@ -74,7 +80,7 @@ export type Notification = Static<typeof Notification>;
 export const NotificationList = Type.Object({ items: Type.Array(Notification), total: Type.Integer() });
 
 export const DELIVERY_STATUSES = ['PENDING', 'SENT', 'FAILED'] as const;
-export const DeliveryStatus = Type.Union(DELIVERY_STATUSES.map((status) => Type.Literal(status)));
+export const DeliveryStatus = literals(DELIVERY_STATUSES);
 export const Channel = Type.Union([Type.Literal('email'), Type.Literal('webhook')]);
 
 /** One message to one recipient; FAILED ones (retries used up) make the failed-notification log. */

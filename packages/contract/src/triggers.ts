@@ -1,19 +1,25 @@
 // Trigger rules: "when <condition on data or alarm state> then <action>" (service `/svc/triggermanager`).
 import { type Static, Type } from 'typebox';
-import { ALARM_EVENT_KINDS, Comparison, Severity } from './alarms.ts';
+import { AlarmEventKind, Comparison, Severity } from './alarms.ts';
 import { Uuid } from './common.ts';
-import { DataValue } from './platform-values.ts';
 
 const Path = Type.String({ minLength: 2, maxLength: 300, pattern: '^/' });
+/**
+ * A value as ONE JSON-schema type list: with the server's type coercion the union `DataValue` would turn true into 1
+ * and '5' into 5 (its first branch is a number), and a nullable union would turn null into ''.
+ */
+const Value = Type.Unsafe<number | boolean | string>({ type: ['number', 'boolean', 'string'] });
+const NullableUuid = (description: string) =>
+  Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'uuid', description });
 
 /** Fires when the comparison becomes true for a value of the path (again only after it was false in between). */
 export const DataCondition = Type.Object(
   {
     kind: Type.Literal('data'),
-    deviceId: Type.Union([Uuid, Type.Null()], { description: 'null: every device of the organization' }),
+    deviceId: NullableUuid('null: every device of the organization'),
     path: Path,
     operator: Comparison,
-    value: DataValue,
+    value: Value,
   },
   { additionalProperties: false },
 );
@@ -21,7 +27,7 @@ export const DataCondition = Type.Object(
 export const AlarmStateCondition = Type.Object(
   {
     kind: Type.Literal('alarm'),
-    event: Type.Union(ALARM_EVENT_KINDS.map((kind) => Type.Literal(kind))),
+    event: AlarmEventKind,
     severities: Type.Array(Severity, { maxItems: 5, description: 'empty: every severity' }),
     ruleIds: Type.Array(Uuid, { maxItems: 200, description: 'empty: every alarm rule' }),
   },
@@ -42,7 +48,7 @@ export const WebhookAction = Type.Object(
   { additionalProperties: false },
 );
 export const WriteAction = Type.Object(
-  { kind: Type.Literal('write'), deviceId: Uuid, path: Path, value: DataValue },
+  { kind: Type.Literal('write'), deviceId: Uuid, path: Path, value: Value },
   { additionalProperties: false },
 );
 export const RaiseAlarmAction = Type.Object(

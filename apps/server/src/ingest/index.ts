@@ -53,7 +53,9 @@ export async function createIngest(db: Db, log: FastifyBaseLogger, mqttUrl?: str
   let tcp: Server | undefined;
 
   const flushHot = () =>
-    pipeline.hot.flush(db).catch((error: unknown) => log.warn({ error }, 'flush failed'));
+    Promise.all([pipeline.hot.flush(db), pipeline.meter.flush()]).catch((error: unknown) =>
+      log.warn({ error }, 'flush failed'),
+    );
   const timer = setInterval(flushHot, HOT_FLUSH_MS);
   timer.unref();
 

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/index.ts';
+import { DataPointMeter } from '../services/limits/data-point-meter.ts';
 import { type PresetBinding, presetBindingOf } from '../services/mappings/binding.ts';
 import { BatchWriter } from './batch-writer.ts';
 import type { DeviceEvents } from './events.ts';
@@ -22,6 +23,8 @@ const LOG_EVERY_MS = 10_000;
  */
 export class IngestPipeline {
   readonly hot = new HotState();
+  /** The organizations' data points per day (limits): counted in memory, written with the hot state. */
+  readonly meter: DataPointMeter;
   private readonly writer: BatchWriter<store.TelemetryRow>;
   private readonly routing = new ShortCache<Routing>();
   /** Preset bindings (with compiled formulas) are shared by all devices of a preset. */
@@ -35,6 +38,7 @@ export class IngestPipeline {
     this.db = db;
     this.events = events;
     this.log = log;
+    this.meter = new DataPointMeter(db, log);
     this.writer = new BatchWriter((rows) => store.insertTelemetry(db, rows));
   }
 
@@ -49,7 +53,13 @@ export class IngestPipeline {
     }
     this.hot.reportTags(deviceId, message.reportedTags, Date.now());
     for (const refusal of message.refusals) this.refuse(deviceId, refusal.reason, refusal.detail);
-    if (Object.keys(message.values).length === 0) return;
+    const points = Object.keys(message.values).length;
+    if (points === 0) return;
+    const allowed = this.meter.consume(routing.organizationId, points);
+    if (allowed === false || (allowed !== true && !(await allowed))) {
+      this.refuseOverLimit(routing.organizationId, deviceId, points);
+      return;
+    }
     await this.writer.add({ deviceId, ts: message.ts, values: message.values });
     this.hot.count(deviceId, 'accepted');
     this.hot.recordValues(deviceId, message.ts, message.values);
@@ -70,6 +80,22 @@ export class IngestPipeline {
   async flush(): Promise<void> {
     await this.writer.flush();
     await this.hot.flush(this.db);
+    await this.meter.flush();
+  }
+
+  /**
+   * A message over its organization's data points per day: refused, counted by the meter (refusedToday) and shown
+   * as the device's last ingest error (device_ingest_stats has no column for this reason yet).
+   */
+  private refuseOverLimit(organizationId: string, deviceId: string, points: number): void {
+    const limit = this.meter.limitOf(organizationId);
+    const detail = `organization limit reached: dataPointsPerDay (${limit}); a message of ${points} data points was refused`;
+    this.hot.count(deviceId, 'accepted', detail, 0); // times 0: only the last error
+    const key = `${deviceId}:overLimit`;
+    const now = Date.now();
+    if ((this.loggedAt.get(key) ?? 0) + LOG_EVERY_MS > now) return;
+    this.loggedAt.set(key, now);
+    this.log.warn({ deviceId, reason: 'overLimit', detail }, 'device data refused');
   }
 
   private refuse(deviceId: string, reason: Refusal, detail: string): void {

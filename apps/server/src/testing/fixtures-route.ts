@@ -3,6 +3,7 @@ import { type Static, Type } from 'typebox';
 import type { Db } from '../db/index.ts';
 import { REALM_NAME_PATTERN, type RealmRegistry } from '../identity/realms.ts';
 import { recentMail } from '../mail/outbox.ts';
+import type { AlarmEngine } from '../services/alarms/engine.ts';
 import { publishAgreement } from '../services/core/agreements/store.ts';
 import { registerApp } from '../services/core/apps/service.ts';
 import { addToGroupNamed, createDevice, recordStatusHistory } from '../services/core/devices/provisioning.ts';
@@ -15,7 +16,16 @@ import {
 import { insertIssue } from '../services/core/status/store.ts';
 import { seedLicenseKeys } from '../services/license/demo.ts';
 import { issueDeviceCredentials } from '../services/license/device-credentials.ts';
+import {
+  DeliveryFixture,
+  NotificationRuleFixture,
+  NotificationSettingsFixture,
+  seedNotificationFixtures,
+} from '../services/notifications/fixtures.ts';
 import { seedTelemetryFixture } from '../services/platform/data/fixtures.ts';
+import type { TriggerEngine } from '../services/triggermanager/engine.ts';
+import { AlarmRuleFixture, seedAlarmRules } from './alarm-fixtures.ts';
+import { LimitsFixture, seedLimits, seedTriggers, TriggerFixture } from './trigger-limit-fixtures.ts';
 
 const Permission = Type.Object({ rsname: Type.String(), scopes: Type.Array(Type.String()) });
 
@@ -134,6 +144,15 @@ const TenantFixture = Type.Object({
       }),
     ),
   ),
+  // Notification rules (users by key), deliveries (the failed-notification log) and channel settings.
+  notifications: Type.Optional(Type.Array(NotificationRuleFixture)),
+  notificationDeliveries: Type.Optional(Type.Array(DeliveryFixture)),
+  notificationSettings: Type.Optional(Type.Array(NotificationSettingsFixture)),
+  // Organization limits (absent keys: unlimited); trigger rules (devices by label, notification rules by name).
+  limits: Type.Optional(Type.Array(LimitsFixture)),
+  triggers: Type.Optional(Type.Array(TriggerFixture)),
+  // Alarm rules (devices by label); answered as alarmRules: name -> id.
+  alarmRules: Type.Optional(Type.Array(AlarmRuleFixture)),
 });
 /** What `POST /test-support/tenants` takes (the browser tests' seed builds on it). */
 export type TenantFixture = Static<typeof TenantFixture>;
@@ -142,15 +161,19 @@ export type TenantFixture = Static<typeof TenantFixture>;
  * Browser tests seed their own realm through this route, using the same provisioning code as the product. It is
  * mounted only when EDGEPORT_TEST_FIXTURES=true, which nothing but the test setup sets.
  */
-export const testFixtureRoutes: FastifyPluginAsyncTypebox<{ db: Db; realms: RealmRegistry }> = async (
-  app,
-  { db, realms },
-) => {
+export const testFixtureRoutes: FastifyPluginAsyncTypebox<{
+  db: Db;
+  realms: RealmRegistry;
+  /** Told about seeded trigger rules, so that they run. */
+  triggers?: TriggerEngine;
+  /** Told about seeded alarm rules, so that they evaluate. */
+  alarms?: AlarmEngine;
+}> = async (app, { db, realms, triggers, alarms }) => {
   app.post(
     '/test-support/tenants',
     { schema: { hide: true, body: TenantFixture } },
     async (request, reply) => {
-      return reply.code(201).send(await seedTenant(db, realms, request.body));
+      return reply.code(201).send(await seedTenant(db, realms, request.body, triggers, alarms));
     },
   );
 
@@ -171,7 +194,13 @@ export const testFixtureRoutes: FastifyPluginAsyncTypebox<{ db: Db; realms: Real
   );
 };
 
-async function seedTenant(db: Db, realms: RealmRegistry, fixture: TenantFixture) {
+async function seedTenant(
+  db: Db,
+  realms: RealmRegistry,
+  fixture: TenantFixture,
+  engine?: TriggerEngine,
+  alarmEngine?: AlarmEngine,
+) {
   await realms.create(fixture.realm, fixture.realm);
   const organizations: Record<string, { id: string; resourceId: string }> = {};
   for (const org of fixture.organizations) {
@@ -255,5 +284,20 @@ async function seedTenant(db: Db, realms: RealmRegistry, fixture: TenantFixture)
     );
     seededDevices[label] = row.id;
   }
-  return { realm: fixture.realm, organizations, users, telemetryDevices, devices: seededDevices };
+  const notified = await seedNotificationFixtures(db, fixture, organizations, users);
+  await seedLimits(db, organizations, fixture.limits ?? []);
+  const triggers = await seedTriggers(db, organizations, fixture.triggers ?? []);
+  for (const organizationId of triggers.organizationIds) await engine?.rulesChanged(organizationId);
+  const alarmRuleIds = await seedAlarmRules(db, organizations, fixture.alarmRules ?? [], alarmEngine);
+  return {
+    realm: fixture.realm,
+    organizations,
+    users,
+    telemetryDevices,
+    devices: seededDevices,
+    notifications: notified.notifications,
+    notificationDeliveries: notified.deliveries,
+    triggers: triggers.ids,
+    alarmRules: alarmRuleIds,
+  };
 }

@@ -15,7 +15,7 @@ import {
 } from './support/requests.ts';
 import { buildWorld, EVERYTHING_BUT_INHERIT, REALM, requestRpt, type World } from './support/setup.ts';
 import { changedTables, snapshot } from './support/snapshot.ts';
-import { kindOfPathParam, type Tenant } from './support/world.ts';
+import { kindOfName, kindOfPathParam, type Tenant } from './support/world.ts';
 
 /*
  * Cross-tenant matrix: every operation the services publish in their OpenAPI documents (so endpoints added later
@@ -33,8 +33,10 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+/** The organization in the path (`{org}`) or, for the services that take it so, in the query (`?organization=`). */
 const hasOrgParam = (op: Operation) =>
-  op.pathParams.some((p) => kindOfPathParam(op.path, p.name, segmentBefore(op.path, p.name)) === 'org');
+  op.pathParams.some((p) => kindOfPathParam(op.path, p.name, segmentBefore(op.path, p.name)) === 'org') ||
+  op.queryParams.some((p) => p.required && kindOfName(p.name, op.path) === 'org');
 const hasUnknownParam = (op: Operation) =>
   op.pathParams.some((p) => kindOfPathParam(op.path, p.name, segmentBefore(op.path, p.name)) === undefined);
 
@@ -104,7 +106,7 @@ function casesFor(op: Operation): Case[] {
 
 /** Whether the operation names another tenant's data at all (its organization, or ids of its objects). */
 function isMatrixOperation(op: Operation): boolean {
-  if (op.pathParams.length > 0) return true;
+  if (op.pathParams.length > 0 || hasOrgParam(op)) return true;
   const request = buildRequest(op, { orgOf: world.A, objectsOf: world.B, caller: world.A });
   return foreignReferences(request, world.B).length > 0;
 }

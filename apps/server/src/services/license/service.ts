@@ -8,6 +8,7 @@ import { recordAudit } from '../audit/service.ts';
 import { createDevice } from '../core/devices/provisioning.ts';
 import { authorizeInOrganization } from '../core/organizations/service.ts';
 import type { OrganizationRow } from '../core/organizations/store.ts';
+import { assertWithinLimit } from '../limits/enforce.ts';
 import { usablePreset } from '../mappings/presets.ts';
 import { scopeOf } from '../mappings/service.ts';
 import { announceRevocation, issueDeviceCredentials, revokeDeviceCredentials } from './device-credentials.ts';
@@ -156,6 +157,7 @@ export async function activate(
     if (await store.labelTaken(tx, org.id, label)) {
       throw conflict(`label: another device of this organization is labelled '${label}'`);
     }
+    await assertWithinLimit(tx, org.id, 'devices');
     const device = await createDevice(tx, org.id, label, {
       serialNumber: input.serialNumber?.trim() ?? '',
       description: input.description ?? '',

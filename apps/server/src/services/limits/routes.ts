@@ -1,7 +1,82 @@
-import type { ServiceDefinition } from '../mount.ts';
+import { alarms, common, limits } from '@edgeport/contract';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { principalOf } from '../../http/principal.ts';
+import type { ServiceContext, ServiceDefinition } from '../mount.ts';
+import { errorResponses as errors } from '../responses.ts';
+import * as service from './service.ts';
+
+const refusals = { ...errors, 409: common.ErrorResponse };
+
+const routes: FastifyPluginAsyncTypebox<ServiceContext> = async (app, { database, ingest }) => {
+  const { db } = database;
+  const changed = (organizationId: string) => ingest.pipeline.meter.invalidate(organizationId);
+  const path = '/api/v1/limits';
+
+  app.get(
+    path,
+    {
+      schema: {
+        operationId: 'getLimits',
+        description:
+          "The organization's limits (null: unlimited; all null and `defined` false when none were ever created) " +
+          "and what it uses of them: devices, users (members), dashboards, today's (UTC) data points and " +
+          'notifications (READ organizations).',
+        querystring: alarms.OrganizationQuery,
+        response: { 200: limits.Limits, ...errors },
+      },
+    },
+    async (request) => service.getLimits(db, principalOf(request), request.query.organization),
+  );
+
+  app.post(
+    path,
+    {
+      schema: {
+        operationId: 'createLimits',
+        description:
+          "Creates the organization's limits: at least one key with a number (or null: unlimited), otherwise 400 " +
+          "'undefined limits'; absent keys are unlimited. 409 when the organization has limits already. The " +
+          "caller's organization must be an ancestor of the target (the root organization may also set its own) " +
+          '(UPDATE organizations).',
+        querystring: alarms.OrganizationQuery,
+        body: limits.LimitsInput,
+        response: { 201: limits.Limits, ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const created = await service.createLimits(
+        db,
+        principalOf(request),
+        request.query.organization,
+        request.body,
+        changed,
+      );
+      return reply.code(201).send(created);
+    },
+  );
+
+  app.put(
+    path,
+    {
+      schema: {
+        operationId: 'replaceLimits',
+        description:
+          "Replaces the organization's limits (creates them when there are none): at least one key with a number " +
+          "(or null: unlimited), otherwise 400 'undefined limits'; absent keys are unlimited. The caller's " +
+          'organization must be an ancestor of the target (the root organization may also set its own) ' +
+          '(UPDATE organizations).',
+        querystring: alarms.OrganizationQuery,
+        body: limits.LimitsInput,
+        response: { 200: limits.Limits, ...errors },
+      },
+    },
+    async (request) =>
+      service.replaceLimits(db, principalOf(request), request.query.organization, request.body, changed),
+  );
+};
 
 export const limitsService: ServiceDefinition = {
   name: 'limits',
   title: 'Edgeport limits service',
-  routes: async () => {},
+  routes,
 };

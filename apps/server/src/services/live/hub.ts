@@ -1,6 +1,7 @@
-import type { DeviceEvents, StatusEvent, ValuesEvent } from '../../ingest/events.ts';
+import type { AlarmChange, DeviceEvents, StatusEvent, ValuesEvent } from '../../ingest/events.ts';
 
 export type LiveListener = { values(event: ValuesEvent): void; status(event: StatusEvent): void };
+export type AlarmListener = (change: AlarmChange) => void;
 
 /**
  * Hands each device event to the live sessions watching that device: one listener on the device events for all
@@ -8,6 +9,8 @@ export type LiveListener = { values(event: ValuesEvent): void; status(event: Sta
  */
 export class LiveHub {
   private readonly watchers = new Map<string, Set<LiveListener>>();
+  /** Alarm changes go to every session of the organization (no subscription). */
+  private readonly alarmWatchers = new Map<string, Set<AlarmListener>>();
 
   constructor(events: DeviceEvents) {
     events.on('values', (event) => {
@@ -16,6 +19,21 @@ export class LiveHub {
     events.on('status', (event) => {
       for (const listener of this.watchers.get(event.deviceId) ?? []) listener.status(event);
     });
+    events.on('alarm', (change) => {
+      for (const listener of this.alarmWatchers.get(change.organizationId) ?? []) listener(change);
+    });
+  }
+
+  watchAlarms(organizationId: string, listener: AlarmListener): void {
+    const set = this.alarmWatchers.get(organizationId) ?? new Set();
+    set.add(listener);
+    this.alarmWatchers.set(organizationId, set);
+  }
+
+  unwatchAlarms(organizationId: string, listener: AlarmListener): void {
+    const set = this.alarmWatchers.get(organizationId);
+    set?.delete(listener);
+    if (set?.size === 0) this.alarmWatchers.delete(organizationId);
   }
 
   watch(deviceId: string, listener: LiveListener): void {

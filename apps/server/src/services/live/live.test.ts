@@ -206,3 +206,109 @@ describe('latest values and set-points', () => {
     expect(write.statusCode).toBe(403);
   });
 });
+
+describe('live alarm changes', () => {
+  it('sends every alarm change of the organization to its sessions, without a subscription', async () => {
+    const call = caller(server, REALM);
+    const rule = await call('POST', `/svc/alarms/api/v1/rules?organization=${tenants.orgA.id}`, adminRpt, {
+      name: 'Live hot',
+      deviceId: device.deviceId,
+      condition: { kind: 'threshold', path: '/motor/temperature', operator: '>', value: 90 },
+      severity: 'CRITICAL',
+      ackRequired: true,
+    });
+    expect(rule.statusCode, rule.body).toBe(201);
+    const speedRule = await call(
+      'POST',
+      `/svc/alarms/api/v1/rules?organization=${tenants.orgA.id}`,
+      adminRpt,
+      {
+        name: 'Live fast',
+        deviceId: device.deviceId,
+        condition: { kind: 'threshold', path: '/line/speed', operator: '>', value: 500 },
+        severity: 'MINOR',
+      },
+    );
+    expect(speedRule.statusCode, speedRule.body).toBe(201);
+
+    const live = await liveConnection();
+    live.send({ type: 'auth', token: adminRpt, organization: tenants.orgA.id });
+    await live.next('ready');
+    // A member whose data role reads only /line: no alarm on /motor reaches them.
+    const lineReader = await userWithRole(server, REALM, tenants.orgA.id, 'line-reader@live.test', [
+      { rsname: 'portal', scopes: ['ACCESS'] },
+      { rsname: 'devices', scopes: ['READ'] },
+    ]);
+    const dataRole = await createRole(server.database.db, tenants.orgA.id, 'Line only', []);
+    await server.database.db
+      .update(roles)
+      .set({ kind: 'data', modelPathPermissions: [{ path: '/line', read: true, write: false }] })
+      .where(eq(roles.id, dataRole.id));
+    await addMember(server.database.db, tenants.orgA.id, lineReader.id, [dataRole.id]);
+    const restricted = await liveConnection();
+    restricted.send({
+      type: 'auth',
+      token: (await rptFor(server, REALM, 'line-reader@live.test', tenants.orgA.resourceId)).rpt,
+      organization: tenants.orgA.id,
+    });
+    await restricted.next('ready');
+    const adminB = await rptFor(server, REALM, tenants.adminB.email, tenants.orgB.resourceId);
+    const otherTenant = await liveConnection();
+    otherTenant.send({ type: 'auth', token: adminB.rpt, organization: tenants.orgB.id });
+    await otherTenant.next('ready');
+
+    const client = await publish({ MotorTemp: 990, LineSpeed: 600 });
+    await client.endAsync();
+    await expect
+      .poll(
+        () =>
+          live.received.find(
+            (m) =>
+              m.type === 'alarm' && m.event === 'RAISED' && (m.alarm as { name: string }).name === 'Live hot',
+          ),
+        {
+          timeout: 5000,
+        },
+      )
+      .toMatchObject({
+        alarm: {
+          deviceId: device.deviceId,
+          deviceLabel: 'Line 1',
+          severity: 'CRITICAL',
+          status: 'ACTIVE',
+          ack: 'REQUIRED',
+          open: true,
+          value: 99,
+        },
+      });
+    const raised = live.received.find(
+      (m) => m.type === 'alarm' && (m.alarm as { name: string }).name === 'Live hot',
+    );
+    const alarmId = (raised?.alarm as { id: string } | undefined)?.id;
+    const ack = await call(
+      'POST',
+      `/svc/alarms/api/v1/alarms/action/ack?organization=${tenants.orgA.id}`,
+      adminRpt,
+      {
+        ids: [alarmId],
+      },
+    );
+    expect(ack.json()).toEqual({ affected: 1 });
+    await expect
+      .poll(() => live.received.find((m) => m.type === 'alarm' && m.event === 'ACKNOWLEDGED'))
+      .toMatchObject({ alarm: { id: alarmId, ack: 'DONE' } });
+    await expect
+      .poll(() =>
+        restricted.received.filter((m) => m.type === 'alarm').map((m) => (m.alarm as { name: string }).name),
+      )
+      .toContain('Live fast');
+    await server.app.alarms.settled();
+    expect(
+      restricted.received.filter(
+        (m) => m.type === 'alarm' && (m.alarm as { name: string }).name === 'Live hot',
+      ),
+    ).toHaveLength(0);
+    expect(otherTenant.received.filter((m) => m.type === 'alarm')).toHaveLength(0);
+    for (const session of [live, restricted, otherTenant]) session.socket.close();
+  });
+});

@@ -5,7 +5,7 @@ import type { Db } from '../../db/index.ts';
 import { devices } from '../../db/schema.ts';
 import { type Principal, principalOfCredential } from '../../http/principal.ts';
 import type { TokenVerifier } from '../../identity/verify.ts';
-import type { StatusEvent, ValuesEvent } from '../../ingest/events.ts';
+import type { AlarmChange, StatusEvent, ValuesEvent } from '../../ingest/events.ts';
 import type { Ingest } from '../../ingest/index.ts';
 import { authorizeInOrganization } from '../core/organizations/service.ts';
 import { type DataAccess, dataAccessOf } from '../core/roles/data-access.ts';
@@ -88,6 +88,7 @@ export class LiveSession {
   close(): void {
     clearTimeout(this.expiry);
     for (const id of [...this.subscribed]) this.stopWatching(id);
+    if (this.authorized) this.hub.unwatchAlarms(this.authorized.organizationId, this.onAlarm);
   }
 
   private async authenticate(token: string, organization: string): Promise<void> {
@@ -96,6 +97,7 @@ export class LiveSession {
       const org = await authorizeInOrganization(this.db, principal, organization, 'READ', 'devices');
       if (this.authorized && this.authorized.organizationId !== org.id) {
         for (const id of [...this.subscribed]) this.stopWatching(id);
+        this.hub.unwatchAlarms(this.authorized.organizationId, this.onAlarm);
       }
       const exp =
         typeof principal.token.exp === 'number' ? principal.token.exp * 1000 : Number.POSITIVE_INFINITY;
@@ -106,6 +108,7 @@ export class LiveSession {
         expiresAt: exp,
       };
       this.closeAtExpiry(exp);
+      this.hub.watchAlarms(org.id, this.onAlarm);
       this.send({ type: 'ready', organizationId: org.id });
     } catch (error) {
       const status = (error as { statusCode?: number }).statusCode;
@@ -177,6 +180,15 @@ export class LiveSession {
   private readonly onStatus = (event: StatusEvent): void => {
     if (event.organizationId !== this.authorized?.organizationId) return;
     this.send({ type: 'status', deviceId: event.deviceId, status: event.status, at: event.at });
+  };
+
+  /** Every alarm change of the organization, except alarms on model paths the session's data roles may not read. */
+  private readonly onAlarm = (change: AlarmChange): void => {
+    const authorized = this.authorized;
+    if (!authorized || change.organizationId !== authorized.organizationId) return;
+    const path = change.alarm.path;
+    if (path !== null && !authorized.access.canRead(path)) return;
+    this.send({ type: 'alarm', event: change.event, alarm: change.alarm });
   };
 
   private send(message: live.LiveServerMessage): void {

@@ -1,15 +1,29 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { realmOrigin } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
-import type { DeviceEvents } from '../../ingest/events.ts';
+import type { AlarmChange, DeviceEvents } from '../../ingest/events.ts';
+import { consumeDaily } from '../limits/enforce.ts';
+import { attemptDelivery } from './attempt.ts';
+import { emailSender } from './email.ts';
+import { type PlanContext, planAlarmDeliveries, planTriggerDeliveries, planWebhookCall } from './planner.ts';
+import { channelConfigOf } from './settings.ts';
+import { defaultResolver, type Resolver, webhookUrlRefusal } from './ssrf.ts';
+import * as store from './store.ts';
+import { DeliveryWorker } from './worker.ts';
 
 export type NotifierConfig = {
   smtpUrl: string | undefined;
   baseDomain: string;
   notificationRetryDelaysMs: number[];
+  /** For the portal links in the texts (the realm's origin); http and the default port when absent. */
+  publicScheme?: 'http' | 'https';
+  publicPort?: number;
 };
 
 /** What a trigger rule tells the recipients of a notification rule. */
 export type TriggerNotice = { triggerId: string; triggerName: string; detail: string };
+
+export const DAILY_LIMIT_REACHED = 'notifications per day limit reached';
 
 /**
  * Turns alarm changes (and trigger actions) into deliveries for the matching notification rules, and delivers them:
@@ -21,33 +35,168 @@ export class Notifier {
   private readonly events: DeviceEvents;
   private readonly log: FastifyBaseLogger;
   private readonly config: NotifierConfig;
+  private readonly email: ReturnType<typeof emailSender>;
+  private readonly worker: DeliveryWorker;
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly onAlarm = (change: AlarmChange) => {
+    this.track(
+      this.handleAlarm(change).catch((error: unknown) =>
+        this.log.error({ error, alarmId: change.alarm.id }, 'notifications for an alarm change failed'),
+      ),
+    );
+  };
+  private started = false;
 
-  constructor(deps: { db: Db; events: DeviceEvents; log: FastifyBaseLogger; config: NotifierConfig }) {
+  constructor(deps: {
+    db: Db;
+    events: DeviceEvents;
+    log: FastifyBaseLogger;
+    config: NotifierConfig;
+    /** Host name resolution for webhook targets (tests inject one). */
+    resolve?: Resolver;
+  }) {
     this.db = deps.db;
     this.events = deps.events;
     this.log = deps.log;
     this.config = deps.config;
+    this.email = emailSender(deps.db, deps.config.smtpUrl);
+    const resolve = deps.resolve ?? defaultResolver;
+    this.worker = new DeliveryWorker({
+      db: deps.db,
+      log: deps.log,
+      delaysMs: deps.config.notificationRetryDelaysMs,
+      attempt: (row) =>
+        attemptDelivery(row, {
+          db: deps.db,
+          sendEmail: this.email.send,
+          baseDomain: deps.config.baseDomain,
+          resolve,
+        }),
+    });
   }
 
-  /** Listens to alarm changes and starts the delivery worker. */
-  async start(): Promise<void> {}
+  /** Listens to alarm changes and starts the delivery worker (which also takes up deliveries left PENDING). */
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    this.events.on('alarm', this.onAlarm);
+    this.wake();
+  }
 
   /** A trigger's "send notification" action: deliveries to the recipients of that notification rule. */
-  async notifyTrigger(
-    _organizationId: string,
-    _notificationId: string,
-    _notice: TriggerNotice,
-  ): Promise<void> {}
+  async notifyTrigger(organizationId: string, notificationId: string, notice: TriggerNotice): Promise<void> {
+    await this.tracked(async () => {
+      const rule = await store.findRule(this.db, organizationId, notificationId);
+      if (!rule) throw new Error(`notification rule '${notificationId}' not found in this organization`);
+      if (!rule.enabled) throw new Error(`notification rule '${rule.name}' is disabled`);
+      const context = await this.context(organizationId);
+      if (!context) return;
+      const rows = await planTriggerDeliveries(this.db, rule, notice, context);
+      const limited = await this.store(organizationId, rows);
+      if (limited) throw new Error(DAILY_LIMIT_REACHED);
+    });
+  }
 
-  /** A trigger's "call a webhook" action: one delivery to the URL (same checks, retries and log). */
-  async callWebhook(
-    _organizationId: string,
-    _url: string,
-    _payload: Record<string, unknown>,
-  ): Promise<void> {}
+  /**
+   * A trigger's "call a webhook" action: one delivery to the URL (same checks, retries and log). A URL the SSRF guard
+   * refuses makes a FAILED delivery at once and throws with the reason.
+   */
+  async callWebhook(organizationId: string, url: string, payload: Record<string, unknown>): Promise<void> {
+    await this.tracked(async () => {
+      const context = await this.context(organizationId);
+      if (!context) return;
+      const row = planWebhookCall(url, payload, context);
+      const refusal = await webhookUrlRefusal(url, context.channel.allowedWebhookHosts);
+      if (refusal) {
+        await store.insertDeliveries(this.db, [
+          { ...row, status: 'FAILED', nextAttemptAt: null, lastError: refusal },
+        ]);
+        throw new Error(refusal);
+      }
+      const limited = await this.store(organizationId, [row]);
+      if (limited) throw new Error(DAILY_LIMIT_REACHED);
+    });
+  }
+
+  /** Looks for due deliveries now (after a resend). */
+  wake(): void {
+    this.track(this.worker.wake());
+  }
 
   /** Resolves when every delivery attempt started so far has finished (tests, shutdown). */
-  async settled(): Promise<void> {}
+  async settled(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    await this.worker.idle();
+    if (this.inFlight.size > 0) await this.settled();
+  }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    this.events.off('alarm', this.onAlarm);
+    await Promise.allSettled([...this.inFlight]);
+    await this.worker.close();
+    this.email.close();
+  }
+
+  private track(promise: Promise<unknown>): void {
+    const settled = promise.catch(() => {});
+    this.inFlight.add(settled);
+    void settled.finally(() => this.inFlight.delete(settled));
+  }
+
+  private async tracked<T>(work: () => Promise<T>): Promise<T> {
+    const promise = work();
+    this.track(promise);
+    return promise;
+  }
+
+  private async context(organizationId: string): Promise<PlanContext | undefined> {
+    const organization = await store.findOrganization(this.db, organizationId);
+    if (!organization) return undefined;
+    const scheme = this.config.publicScheme ?? 'http';
+    const portalOrigin = realmOrigin(
+      {
+        publicScheme: scheme,
+        publicPort: this.config.publicPort ?? (scheme === 'https' ? 443 : 80),
+        baseDomain: this.config.baseDomain,
+      },
+      organization.realm,
+    );
+    return {
+      organization,
+      channel: await channelConfigOf(this.db, organizationId),
+      portalOrigin,
+      now: new Date(),
+    };
+  }
+
+  private async handleAlarm(change: AlarmChange): Promise<void> {
+    const rules = await store.enabledRulesOf(this.db, change.organizationId);
+    if (rules.length === 0) return;
+    const context = await this.context(change.organizationId);
+    if (!context) return;
+    const rows = await planAlarmDeliveries(this.db, rules, change, context);
+    await this.store(change.organizationId, rows);
+  }
+
+  /**
+   * Stores the deliveries after counting them against the organization's daily limit: over the limit they are stored
+   * FAILED with the reason (the failed-notification log shows them). Answers whether the limit refused them.
+   */
+  private async store(organizationId: string, rows: store.NewDelivery[]): Promise<boolean> {
+    if (rows.length === 0) return false;
+    const allowed = await consumeDaily(this.db, organizationId, 'notificationsPerDay', rows.length);
+    await store.insertDeliveries(
+      this.db,
+      allowed
+        ? rows
+        : rows.map((row) => ({
+            ...row,
+            status: 'FAILED',
+            nextAttemptAt: null,
+            lastError: DAILY_LIMIT_REACHED,
+          })),
+    );
+    if (allowed) this.wake();
+    return !allowed;
+  }
 }

@@ -85,6 +85,12 @@ export function queryValues(op: Operation, placement: Placement): Record<string,
   const ctx = sampleContext(op, placement);
   const values: Record<string, string> = {};
   for (const param of op.queryParams) {
+    // The organization named in the query (`?organization=`) follows `orgBy` like `{org}` does.
+    const org = placement.orgBy === 'resourceId' && kindOfName(param.name, op.path) === 'org';
+    if (org && acceptedBy(param.schema, placement.orgOf.org.resourceId)) {
+      values[param.name] = placement.orgOf.org.resourceId;
+      continue;
+    }
     const id = ctx.id(param.name, param.schema);
     if (id !== undefined && acceptedBy(param.schema, id)) values[param.name] = id;
     else if (param.required) values[param.name] = String(sample(param.schema, ctx, param.name));

@@ -2,6 +2,9 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../../src/db/index.ts';
 import {
+  alarmEvents,
+  alarmRules,
+  alarms,
   apiKeys,
   applicationPermissions,
   auditLog,
@@ -15,6 +18,8 @@ import {
   importTokens,
   models,
   modelVersions,
+  notificationDeliveries,
+  notificationRules,
   oidcPayloads,
   presetJobs,
   presets,
@@ -22,6 +27,7 @@ import {
   securityPolicies,
   serviceClients,
   themes,
+  triggerRules,
   userGroups,
   userPreferences,
   userSecurityPolicies,
@@ -50,7 +56,12 @@ export type Kind =
   | 'deviceLicense'
   | 'model'
   | 'preset'
-  | 'presetJob';
+  | 'presetJob'
+  | 'alarmRule'
+  | 'alarm'
+  | 'notificationRule'
+  | 'delivery'
+  | 'trigger';
 
 type Named = { id: string; name: string };
 
@@ -76,6 +87,16 @@ export type Tenant = {
   model: Named;
   preset: Named;
   presetJob: { id: string };
+  /** An alarm rule on the tenant's device. */
+  alarmRule: Named;
+  /** An open alarm of the alarm rule on the tenant's device (ack and reset REQUIRED), with its RAISED step. */
+  alarm: Named;
+  /** A notification rule (e-mail to the tenant's member only: deliveries never leave the machine). */
+  notificationRule: Named;
+  /** A FAILED notification delivery (an e-mail: a resend goes to the outbox, never out). */
+  delivery: { id: string };
+  /** A trigger rule: a value of the tenant's device writes a set-point back to it. */
+  trigger: Named;
   apiKey: Named & { prefix: string };
   client: Named;
   /** A preference of the admin (preferences are always the signed-in person's own). */
@@ -216,6 +237,72 @@ export async function seedTenantObjects(
     .values({ organizationId: org.id, status: 'DONE', progress: 100, presetId: preset.id })
     .returning();
   if (!presetJob) throw new Error('seeding returned nothing');
+  const [alarmRule] = await db
+    .insert(alarmRules)
+    .values({
+      organizationId: org.id,
+      name: `sec-alarm-rule-${tag}`,
+      deviceId: device.id,
+      condition: { kind: 'threshold', path: '/sec/path', operator: '>', value: 1 },
+      severity: 'MAJOR',
+    })
+    .returning();
+  const [notificationRule] = await db
+    .insert(notificationRules)
+    .values({
+      organizationId: org.id,
+      name: `sec-notification-${tag}`,
+      source: { alarmEvents: ['RAISED'], severities: [], alarmRuleIds: [] },
+      recipients: { userIds: [user.id], groupIds: [], emails: [], webhooks: [] },
+    })
+    .returning();
+  if (!alarmRule || !notificationRule) throw new Error('seeding returned nothing');
+  const [alarm] = await db
+    .insert(alarms)
+    .values({
+      organizationId: org.id,
+      ruleId: alarmRule.id,
+      deviceId: device.id,
+      name: `sec-alarm-${tag}`,
+      path: '/sec/path',
+      severity: 'MAJOR',
+      ack: 'REQUIRED',
+      reset: 'REQUIRED',
+      message: `sec-alarm-message-${tag}`,
+      value: 2,
+    })
+    .returning();
+  if (!alarm) throw new Error('seeding returned nothing');
+  await db
+    .insert(alarmEvents)
+    .values({ alarmId: alarm.id, organizationId: org.id, kind: 'RAISED', value: 2 });
+  const [delivery] = await db
+    .insert(notificationDeliveries)
+    .values({
+      organizationId: org.id,
+      notificationId: notificationRule.id,
+      notificationName: notificationRule.name,
+      channel: 'email',
+      target: user.email,
+      subject: `sec-subject-${tag}`,
+      body: `sec-body-${tag}`,
+      payload: {},
+      status: 'FAILED',
+      attempts: 5,
+      lastError: 'seeded failure',
+    })
+    .returning();
+  if (!delivery) throw new Error('seeding returned nothing');
+  const [trigger] = await db
+    .insert(triggerRules)
+    .values({
+      organizationId: org.id,
+      name: `sec-trigger-${tag}`,
+      condition: { kind: 'data', deviceId: device.id, path: '/sec/path', operator: '>', value: 1 },
+      action: { kind: 'write', deviceId: device.id, path: '/sec/path', value: 0 },
+    })
+    .returning();
+  if (!trigger) throw new Error('seeding returned nothing');
   const prefix = `ep_${randomBytes(3).toString('hex')}`;
   const [apiKey] = await db
     .insert(apiKeys)
@@ -281,6 +368,11 @@ export async function seedTenantObjects(
     model: { id: model.id, name: model.name },
     preset: { id: preset.id, name: preset.name },
     presetJob: { id: presetJob.id },
+    alarmRule: { id: alarmRule.id, name: alarmRule.name },
+    alarm: { id: alarm.id, name: alarm.name },
+    notificationRule: { id: notificationRule.id, name: notificationRule.name },
+    delivery: { id: delivery.id },
+    trigger: { id: trigger.id, name: trigger.name },
     apiKey: { id: apiKey.id, name: apiKey.name, prefix: apiKey.prefix },
     client: { id: client.id, name: client.name },
     preference: {
@@ -339,6 +431,15 @@ export function markersOf(tenant: Tenant): string[] {
     tenant.preset.id,
     tenant.preset.name,
     tenant.presetJob.id,
+    tenant.alarmRule.id,
+    tenant.alarmRule.name,
+    tenant.alarm.id,
+    tenant.alarm.name,
+    tenant.notificationRule.id,
+    tenant.notificationRule.name,
+    tenant.delivery.id,
+    tenant.trigger.id,
+    tenant.trigger.name,
     tenant.apiKey.id,
     tenant.apiKey.name,
     tenant.apiKey.prefix,
@@ -380,6 +481,11 @@ const SEGMENT_KINDS: Record<string, Kind> = {
   presets: 'preset',
   async: 'presetJob',
   mappings: 'preset',
+  notifications: 'notificationRule',
+  deliveries: 'delivery',
+  triggers: 'trigger',
+  alarms: 'alarm',
+  rules: 'alarmRule',
 };
 
 /** Which kind a parameter or field name stands for; undefined when it names none. */
@@ -393,6 +499,11 @@ export function kindOfName(name: string, path: string): Kind | undefined {
   if (n === 'alias') return 'device';
   if (n === 'modelid') return 'model';
   if (n === 'presetid') return 'preset';
+  if (n.startsWith('alarmrule')) return 'alarmRule';
+  if (n === 'ruleids') return 'alarmRule';
+  if (path.startsWith('/svc/alarms/') && n === 'ruleid') return 'alarmRule';
+  if (path.startsWith('/svc/alarms/') && n === 'ids') return 'alarm';
+  if (n === 'notificationid' || n === 'notificationids') return 'notificationRule';
   if (n.includes('devicegroup')) return undefined;
   if (n.includes('device') || n === 'dev') return 'device';
   if (n.includes('group')) return 'group';
@@ -471,6 +582,16 @@ export function pathValue(
       return tenant.preset.id;
     case 'presetJob':
       return tenant.presetJob.id;
+    case 'alarmRule':
+      return tenant.alarmRule.id;
+    case 'alarm':
+      return tenant.alarm.id;
+    case 'notificationRule':
+      return tenant.notificationRule.id;
+    case 'delivery':
+      return tenant.delivery.id;
+    case 'trigger':
+      return tenant.trigger.id;
     default:
       return tenant.user.id;
   }

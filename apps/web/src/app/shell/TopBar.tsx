@@ -2,6 +2,7 @@ import { Burger, Group } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Organization } from '../../auth/organizations.ts';
 import type { PortalSession } from '../../auth/session.ts';
+import { AlarmBadge } from '../../features/alarms/AlarmBadge.tsx';
 import { BrandMark } from './BrandMark.tsx';
 import { LanguagePicker } from './LanguagePicker.tsx';
 import { OrganizationSwitcher } from './OrganizationSwitcher.tsx';
@@ -15,8 +16,8 @@ type TopBarProps = {
 };
 
 /**
- * The 50 px top bar: menu toggle, brand, organization, language and user. The alarm count badge joins it with the
- * alarms feature (there is no alarms service yet, so it stays hidden rather than showing a made-up zero).
+ * The 50 px top bar: menu toggle, brand, organization, the open alarm count (only for whoever may open /alarms),
+ * language and user.
  */
 export function TopBar({ session, organization, menuOpen, onToggleMenu }: TopBarProps) {
   const { t } = useTranslation();
@@ -36,6 +37,7 @@ export function TopBar({ session, organization, menuOpen, onToggleMenu }: TopBar
         <OrganizationSwitcher current={organization} />
       </Group>
       <Group gap="xs" wrap="nowrap">
+        <AlarmBadge />
         <LanguagePicker />
         <UserMenu session={session} />
       </Group>

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { DataTable, type PageRequest } from '../../shared/ui/DataTable.tsx';
+import { LogTabs } from '../failed-notifications/LogTabs.tsx';
 import { type Entry, fetchEntries, fetchFacets } from './api.ts';
 import { EntryDetails } from './EntryDetails.tsx';
 import { ExportCsvButton } from './ExportCsvButton.tsx';
@@ -132,6 +133,7 @@ export default function AuditLogPage() {
 
   return (
     <Stack gap="md" p="md" data-testid="audit-log">
+      <LogTabs />
       <Title order={1} size="h2">
         {t('auditLog.title')}
       </Title>

@@ -5,6 +5,7 @@ import { selectorUrl } from '../../auth/organization-entry.ts';
 import type { OrganizationNode } from './api.ts';
 import { ClientsPanel } from './ClientsPanel.tsx';
 import { GeneralPanel } from './GeneralPanel.tsx';
+import { LimitsPanel } from './LimitsPanel.tsx';
 import { SecurityPoliciesPanel } from './SecurityPoliciesPanel.tsx';
 import { useScopedAccess } from './scoped-access.ts';
 import type { TreeRow } from './tree.ts';
@@ -81,6 +82,7 @@ export function OrganizationDetail({ row, onSelect }: Props) {
                 <>
                   <Tabs.Tab value="policies">{t('iamOrganizations.tabs.policies')}</Tabs.Tab>
                   <Tabs.Tab value="clients">{t('iamOrganizations.tabs.clients')}</Tabs.Tab>
+                  <Tabs.Tab value="limits">{t('iamOrganizations.tabs.limits')}</Tabs.Tab>
                 </>
               )}
             </Tabs.List>
@@ -92,6 +94,9 @@ export function OrganizationDetail({ row, onSelect }: Props) {
             </Tabs.Panel>
             <Tabs.Panel value="clients" pt="md">
               <ClientsPanel access={state.access} />
+            </Tabs.Panel>
+            <Tabs.Panel value="limits" pt="md">
+              <LimitsPanel access={state.access} />
             </Tabs.Panel>
           </Tabs>
         )}

@@ -5,6 +5,7 @@ export type LiveListener = {
   values?: (message: live.LiveValues) => void;
   status?: (message: live.LiveStatus) => void;
 };
+export type AlarmListener = (message: live.LiveAlarm) => void;
 type Connection = 'connecting' | 'open' | 'closed';
 
 /** How often the client asks for the permission token; a refreshed token is sent to the server at once. */
@@ -20,6 +21,7 @@ export class LiveClient {
   private socket: WebSocket | undefined;
   private readonly listeners = new Map<string, Set<LiveListener>>();
   private readonly stateListeners = new Set<(state: Connection) => void>();
+  private readonly alarmListeners = new Set<AlarmListener>();
   private sentToken: string | undefined;
   private backoff = 1000;
   private tokenTimer: ReturnType<typeof setInterval> | undefined;
@@ -56,6 +58,18 @@ export class LiveClient {
     };
   }
 
+  /**
+   * Starts receiving the organization's alarm changes (the server sends them to every session of the organization,
+   * no subscription needed); opens the connection. Answers the function that stops.
+   */
+  onAlarm(listener: AlarmListener): () => void {
+    this.alarmListeners.add(listener);
+    this.connect();
+    return () => {
+      this.alarmListeners.delete(listener);
+    };
+  }
+
   onState(listener: (state: Connection) => void): () => void {
     this.stateListeners.add(listener);
     return () => this.stateListeners.delete(listener);
@@ -80,7 +94,7 @@ export class LiveClient {
       this.sentToken = undefined;
       clearInterval(this.tokenTimer);
       this.setState('closed');
-      if (this.stopped || this.listeners.size === 0) return;
+      if (this.stopped || (this.listeners.size === 0 && this.alarmListeners.size === 0)) return;
       this.reconnectTimer = setTimeout(() => this.connect(), this.backoff);
       this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
     });
@@ -111,6 +125,8 @@ export class LiveClient {
       for (const listener of this.listeners.get(message.deviceId) ?? []) listener.values?.(message);
     } else if (message.type === 'status') {
       for (const listener of this.listeners.get(message.deviceId) ?? []) listener.status?.(message);
+    } else if (message.type === 'alarm') {
+      for (const listener of this.alarmListeners) listener(message);
     }
   }
 

@@ -4,6 +4,7 @@ import type { Db } from '../../../db/index.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../../http/errors.ts';
 import { abilityIn, type Principal } from '../../../http/principal.ts';
 import { recordAudit } from '../../audit/service.ts';
+import { assertWithinLimit } from '../../limits/enforce.ts';
 import { findClient } from '../clients/store.ts';
 import { deviceGroupInOrganization, groupsOfDevices } from '../device-groups/service.ts';
 import { redeemImportToken } from '../organizations/admin-service.ts';
@@ -212,6 +213,7 @@ export async function moveDevice(
     if (await store.labelTaken(tx, target.id, device.label)) {
       throw conflict(`label: organization '${target.name}' already has a device labelled '${device.label}'`);
     }
+    await assertWithinLimit(tx, target.id, 'devices');
     const moved = await store.moveDevice(tx, device.id, org.id, target.id);
     if (!moved) throw notFound(`device '${id}' not found`);
     return { moved, target };

@@ -13,6 +13,7 @@ import {
 import { invitationMail, passwordChangeMail } from '../../../mail/templates.ts';
 import type { MailTransport } from '../../../mail/transport.ts';
 import { recordAudit } from '../../audit/service.ts';
+import { assertWithinLimit } from '../../limits/enforce.ts';
 import { themeForRealm } from '../../theme/service.ts';
 import { groupsAmong } from '../groups/service.ts';
 import { descendantIds } from '../organizations/admin-service.ts';
@@ -177,6 +178,7 @@ export async function inviteUser(
   if (existing && (await store.isMember(db, org.id, existing.id))) {
     throw conflict(`email: '${email}' is already a member of this organization`);
   }
+  await assertWithinLimit(db, org.id, 'users');
   let account: store.AccountRow;
   try {
     account = await db.transaction(async (tx) => {

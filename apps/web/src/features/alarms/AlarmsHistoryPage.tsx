@@ -1,0 +1,22 @@
+import { Stack, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { AlarmDrawer } from './AlarmDrawer.tsx';
+import { AlarmsTable } from './AlarmsTable.tsx';
+import { AlarmsTabs } from './AlarmsTabs.tsx';
+import { useAlarmParam } from './use-alarm-param.ts';
+
+/** Spec 2 /alarms/alarms-history: every alarm, closed ones included, by time range; the same detail and history. */
+export default function AlarmsHistoryPage() {
+  const { t } = useTranslation();
+  const [alarmId, openAlarm] = useAlarmParam();
+  return (
+    <Stack gap="md" data-testid="alarms-history-page">
+      <AlarmsTabs />
+      <Title order={2} size="h3">
+        {t('alarms.historyTitle')}
+      </Title>
+      <AlarmsTable mode="history" onOpenAlarm={openAlarm} />
+      <AlarmDrawer alarmId={alarmId} onClose={() => openAlarm(null)} />
+    </Stack>
+  );
+}
