@@ -53,7 +53,7 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   if (config.mqttPort > 0) {
     const mqttPort = await app.ingest.listen(config.mqttPort, config.host);
-    if (config.demo) stopDemoDevices = await startDemoDevices(database.db, mqttPort);
+    if (config.demo) stopDemoDevices = await startDemoDevices(database.db, mqttPort, app.alarms);
   }
   for (const login of logins) console.log(loginLine(login));
 }

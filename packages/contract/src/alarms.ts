@@ -1,17 +1,10 @@
 // Alarm rules on model paths, the alarms they raise, their history and counts (service `/svc/alarms`).
 import { type Static, Type } from 'typebox';
-import { Uuid } from './common.ts';
-import { DataValue } from './platform-values.ts';
+import { DataValue, literals, nullableUuid, Uuid } from './common.ts';
 
 export const SEVERITIES = ['CRITICAL', 'MAJOR', 'MINOR', 'WARNING', 'INFO'] as const;
 export type Severity = (typeof SEVERITIES)[number];
-export const Severity = Type.Union([
-  Type.Literal('CRITICAL'),
-  Type.Literal('MAJOR'),
-  Type.Literal('MINOR'),
-  Type.Literal('WARNING'),
-  Type.Literal('INFO'),
-]);
+export const Severity = literals(SEVERITIES);
 
 /** Every alarm call names the organization (its id or resourceId) in the query, as spec 7 asks. */
 export const OrganizationQuery = Type.Object(
@@ -28,14 +21,7 @@ const RulePath = Type.String({
   pattern: '^/',
   description: 'model path the rule watches',
 });
-export const Comparison = Type.Union([
-  Type.Literal('>'),
-  Type.Literal('>='),
-  Type.Literal('<'),
-  Type.Literal('<='),
-  Type.Literal('=='),
-  Type.Literal('!='),
-]);
+export const Comparison = literals(['>', '>=', '<', '<=', '==', '!=']);
 export type Comparison = Static<typeof Comparison>;
 
 /** Holds while `value {operator} threshold`; clears only once it is false by more than the rule's hysteresis. */
@@ -82,11 +68,7 @@ const ruleFields = {
   name: Type.String({ minLength: 1, maxLength: 120 }),
   description: Type.Optional(Type.String({ maxLength: 500 })),
   enabled: Type.Optional(Type.Boolean({ default: true })),
-  deviceId: Type.Optional(
-    Type.Union([Uuid, Type.Null()], {
-      description: 'one device; null or absent: every device of the organization',
-    }),
-  ),
+  deviceId: Type.Optional(nullableUuid('one device; null or absent: every device of the organization')),
   condition: AlarmCondition,
   severity: Severity,
   ackRequired: Type.Optional(
@@ -157,14 +139,7 @@ export const ALARM_EVENT_KINDS = [
   'CLOSED',
 ] as const;
 export type AlarmEventKind = (typeof ALARM_EVENT_KINDS)[number];
-export const AlarmEventKind = Type.Union([
-  Type.Literal('RAISED'),
-  Type.Literal('ACKNOWLEDGED'),
-  Type.Literal('RESET'),
-  Type.Literal('CONDITION_CLEARED'),
-  Type.Literal('CLEARED'),
-  Type.Literal('CLOSED'),
-]);
+export const AlarmEventKind = literals(ALARM_EVENT_KINDS);
 
 export const Alarm = Type.Object({
   id: Uuid,
@@ -238,15 +213,7 @@ export const AlarmSearch = Type.Object(
     ...AlarmFilter.properties,
     page: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, default: 0 })),
     pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
-    sort: Type.Optional(
-      Type.Union([
-        Type.Literal('raisedAt'),
-        Type.Literal('severity'),
-        Type.Literal('deviceLabel'),
-        Type.Literal('name'),
-        Type.Literal('updatedAt'),
-      ]),
-    ),
+    sort: Type.Optional(literals(['raisedAt', 'severity', 'deviceLabel', 'name', 'updatedAt'])),
     order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
   },
   { additionalProperties: false },

@@ -1,4 +1,4 @@
-import { type Static, type TSchema, Type } from 'typebox';
+import { type Static, type TLiteral, type TSchema, type TUnion, Type } from 'typebox';
 
 export const ErrorResponse = Type.Object(
   {
@@ -13,6 +13,27 @@ export const ErrorResponse = Type.Object(
 );
 
 export const Uuid = Type.String({ format: 'uuid' });
+
+/**
+ * Request fields that may be null or hold several JSON types are ONE JSON-schema type list, never a union: the
+ * server coerces types, and with a union its first branch wins — null would become '' or 0, true would become 1.
+ */
+export function nullableUuid(description?: string) {
+  return Type.Unsafe<string | null>({
+    type: ['string', 'null'],
+    format: 'uuid',
+    ...(description && { description }),
+  });
+}
+
+/** A device value: number, boolean or string, as one type list (see `nullableUuid`). */
+export const DataValue = Type.Unsafe<number | boolean | string>({ type: ['number', 'boolean', 'string'] });
+
+type Literals<Values extends readonly string[]> = { -readonly [K in keyof Values]: TLiteral<Values[K]> };
+/** A union of string literals whose static type is the literals (a plain `.map` would type it `never`). */
+export function literals<const Values extends readonly string[]>(values: Values): TUnion<Literals<Values>> {
+  return Type.Union(values.map((value) => Type.Literal(value))) as unknown as TUnion<Literals<Values>>;
+}
 
 /** Server-side paging, search and sort of every admin list (spec 9 page sizes are the callers' choice). */
 export const PageQuery = Type.Object(

@@ -1,7 +1,7 @@
 // Organization administration (spec 7 Core "Organizations" and "Devices"): sub-organizations, import tokens and
 // moves, the caller's grants, and the core device calls.
 import { type Static, Type } from 'typebox';
-import { Paged, PageQuery } from './common.ts';
+import { nullableUuid, Paged, PageQuery } from './common.ts';
 
 const organizationName = Type.String({ minLength: 1, maxLength: 120 });
 
@@ -267,11 +267,6 @@ const deviceTag = Type.String({ minLength: 1, maxLength: 60 });
  */
 function nullableNumber(minimum: number, maximum: number) {
   return Type.Unsafe<number | null>({ type: ['number', 'null'], minimum, maximum });
-}
-
-/** A uuid or null as ONE type list (a union would let type coercion turn null into ''). */
-function nullableUuid() {
-  return Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'uuid' });
 }
 
 export const CoreDevicePatch = Type.Object(

@@ -1,14 +1,8 @@
 // Notification rules, their deliveries (and the failed-notification log), the organization's channel settings
 // (service `/svc/notifications`; every call names the organization in the query).
-import { type Static, type TLiteral, type TUnion, Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { SEVERITIES } from './alarms.ts';
-import { Uuid } from './common.ts';
-
-type Literals<Values extends readonly string[]> = { -readonly [K in keyof Values]: TLiteral<Values[K]> };
-/** A union of string literals whose static type is the literals (a plain `.map` would type it `never`). */
-function literals<const Values extends readonly string[]>(values: Values): TUnion<Literals<Values>> {
-  return Type.Union(values.map((value) => Type.Literal(value))) as unknown as TUnion<Literals<Values>>;
-}
+import { literals, Uuid } from './common.ts';
 
 export const LANGUAGES = ['en', 'de', 'es', 'fr', 'it'] as const;
 export const Language = literals(LANGUAGES);
@@ -55,7 +49,9 @@ const ruleFields = {
   name: Type.String({ minLength: 1, maxLength: 120 }),
   enabled: Type.Optional(Type.Boolean({ default: true })),
   language: Type.Optional(
-    Type.Union([Language, Type.Null()], {
+    Type.Unsafe<(typeof LANGUAGES)[number] | null>({
+      type: ['string', 'null'],
+      enum: [...LANGUAGES, null],
       description: 'e-mail language for addresses without an account; users get their own locale',
     }),
   ),

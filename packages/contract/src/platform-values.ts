@@ -1,7 +1,9 @@
 // Latest values of a device and set-point writes back to it.
 import { type Static, Type } from 'typebox';
 
-export const DataValue = Type.Union([Type.Number(), Type.Boolean(), Type.String()]);
+import { DataValue } from './common.ts';
+
+export { DataValue };
 
 export const LatestValue = Type.Object({
   path: Type.String({ description: 'model path' }),

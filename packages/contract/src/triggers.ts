@@ -1,25 +1,18 @@
 // Trigger rules: "when <condition on data or alarm state> then <action>" (service `/svc/triggermanager`).
 import { type Static, Type } from 'typebox';
 import { AlarmEventKind, Comparison, Severity } from './alarms.ts';
-import { Uuid } from './common.ts';
+import { DataValue, nullableUuid, Uuid } from './common.ts';
 
 const Path = Type.String({ minLength: 2, maxLength: 300, pattern: '^/' });
-/**
- * A value as ONE JSON-schema type list: with the server's type coercion the union `DataValue` would turn true into 1
- * and '5' into 5 (its first branch is a number), and a nullable union would turn null into ''.
- */
-const Value = Type.Unsafe<number | boolean | string>({ type: ['number', 'boolean', 'string'] });
-const NullableUuid = (description: string) =>
-  Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'uuid', description });
 
 /** Fires when the comparison becomes true for a value of the path (again only after it was false in between). */
 export const DataCondition = Type.Object(
   {
     kind: Type.Literal('data'),
-    deviceId: NullableUuid('null: every device of the organization'),
+    deviceId: nullableUuid('null: every device of the organization'),
     path: Path,
     operator: Comparison,
-    value: Value,
+    value: DataValue,
   },
   { additionalProperties: false },
 );
@@ -48,7 +41,7 @@ export const WebhookAction = Type.Object(
   { additionalProperties: false },
 );
 export const WriteAction = Type.Object(
-  { kind: Type.Literal('write'), deviceId: Uuid, path: Path, value: Value },
+  { kind: Type.Literal('write'), deviceId: Uuid, path: Path, value: DataValue },
   { additionalProperties: false },
 );
 export const RaiseAlarmAction = Type.Object(

@@ -2,6 +2,8 @@ import { Fleet, PACKAGING_LINE_TAGS } from '@edgeport/device-sim';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { devices, organizations } from '../db/schema.ts';
+import { seedDemoAlarmRules } from '../services/alarms/demo.ts';
+import type { AlarmEngine } from '../services/alarms/engine.ts';
 import { createDevice } from '../services/core/devices/provisioning.ts';
 import { seedDemoLicenses } from '../services/license/demo.ts';
 import { issueDeviceCredentials } from '../services/license/device-credentials.ts';
@@ -52,12 +54,17 @@ async function ensureDemoDevices(db: Db, organizationId: string) {
 /**
  * `npm start` with the demo on: the demo organization's packaging lines connect to the embedded broker as real MQTT
  * clients and publish every second, so a newcomer sees live values at once. Their secrets are issued afresh on each
- * start (only hashes are stored). Answers the function that stops them.
+ * start (only hashes are stored); the demo alarm rules watch them. Answers the function that stops them.
  */
-export async function startDemoDevices(db: Db, mqttPort: number): Promise<() => Promise<void>> {
+export async function startDemoDevices(
+  db: Db,
+  mqttPort: number,
+  alarms: AlarmEngine,
+): Promise<() => Promise<void>> {
   const organizationId = await demoOrganizationId(db);
   if (!organizationId) return async () => {};
   const ids = await ensureDemoDevices(db, organizationId);
+  if (await seedDemoAlarmRules(db, organizationId)) await alarms.rulesChanged(organizationId);
   const credentials = [];
   for (const deviceId of ids)
     credentials.push({ deviceId, password: (await issueDeviceCredentials(db, deviceId)).password });

@@ -1,22 +1,9 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { startReceiver, startSmtp } from '../notifications/support.ts';
 import { collectConsoleErrors } from '../support/browser.ts';
-import { e2eMqttPort } from '../support/environment.ts';
+import { mosquittoPub as publish } from '../support/mqtt.ts';
 import { expectRoute, signInAs } from '../support/portal.ts';
+import { startReceiver, startSmtp } from '../support/receivers.ts';
 import { type Permission, PORTAL_ACCESS, seedTenant, type TenantFixture } from '../support/seed.ts';
-
-const run = promisify(execFile);
-
-/** Debian's mosquitto_pub publishing a reading as an activated device. */
-function publish(device: { id: string; password?: string }, values: Record<string, unknown>) {
-  return run('mosquitto_pub', [
-    ...['-h', '127.0.0.1', '-p', String(e2eMqttPort()), '-q', '1', '-V', 'mqttv311'],
-    ...['-i', device.id, '-u', device.id, '-P', device.password ?? ''],
-    ...['-t', `devices/${device.id}/data`, '-m', JSON.stringify({ values })],
-  ]);
-}
 
 const OPERATOR: Permission[] = [
   PORTAL_ACCESS,

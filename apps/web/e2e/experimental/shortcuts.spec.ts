@@ -56,16 +56,18 @@ test.describe('experimental features (spec 2/3)', () => {
     const reload = page.waitForEvent('load');
     await pressConfirmed(page, 'Control+Alt+Shift+KeyE', true);
     await reload;
+    // The reloaded portal signs in again (a redirect of its own): read the flags once the shell stands.
+    await expect(page.getByTestId('shell')).toBeVisible();
     const enabled = await storedFlags(page);
     expect(Object.keys(enabled)).toHaveLength(27);
     expect(new Set(Object.values(enabled))).toEqual(new Set(['true']));
-    await expect(page.getByTestId('shell')).toBeVisible();
 
     const reloadAgain = page.waitForEvent('load');
     expect(await pressConfirmed(page, 'Control+Alt+Shift+KeyD', true)).toBe(
       'confirm: Do you want to disable all experimental feature?',
     );
     await reloadAgain;
+    await expect(page.getByTestId('shell')).toBeVisible();
     expect(new Set(Object.values(await storedFlags(page)))).toEqual(new Set(['false']));
     expect(reloaded).toBe(true);
   });
@@ -95,6 +97,7 @@ test.describe('experimental features (spec 2/3)', () => {
     const reload = page.waitForEvent('load');
     await modal.getByRole('button', { name: 'Save and reload' }).click();
     await reload;
+    await expect(page.getByTestId('shell')).toBeVisible();
     const flags = await storedFlags(page);
     expect(flags.highFreq).toBe('true');
     expect(flags.dataTable).toBe('false');

@@ -1,27 +1,10 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { collectConsoleErrors } from '../support/browser.ts';
-import { e2eMqttPort } from '../support/environment.ts';
+import { mosquittoPub, mosquittoSubOnce } from '../support/mqtt.ts';
 import { signInAs } from '../support/portal.ts';
 import { type Permission, PORTAL_ACCESS, seedTenant } from '../support/seed.ts';
 
-const run = promisify(execFile);
-
 const OPERATOR: Permission[] = [PORTAL_ACCESS, { rsname: 'devices', scopes: ['READ'] }];
-
-/** Debian's mosquitto_pub (a client this project did not write) publishing as an activated device. */
-function mosquittoPub(
-  device: { id: string; password?: string },
-  topic: string,
-  values: Record<string, unknown>,
-) {
-  return run('mosquitto_pub', [
-    ...['-h', '127.0.0.1', '-p', String(e2eMqttPort()), '-q', '1', '-V', 'mqttv311'],
-    ...['-i', device.id, '-u', device.id, '-P', device.password ?? ''],
-    ...['-t', topic, '-m', JSON.stringify({ values })],
-  ]);
-}
 
 test('a value published with mosquitto_pub appears in the browser within a second; refused clients change nothing', async ({
   page,
@@ -53,19 +36,19 @@ test('a value published with mosquitto_pub appears in the browser within a secon
 
   // The preset maps the data tag `filler_speed` to /filler/speed (the fixture names tags after their paths).
   const published = Date.now();
-  await mosquittoPub(filler, `devices/${filler.id}/data`, { filler_speed: 431.25 });
+  await mosquittoPub(filler, { filler_speed: 431.25 });
   await expect(page.getByText('431.25')).toBeVisible({ timeout: 1000 });
   expect(Date.now() - published).toBeLessThan(1000 + 500);
 
   // Wrong credentials: refused at CONNECT; another device's topic: the broker drops the connection. The clients see it.
+  await expect(mosquittoPub({ ...filler, password: 'eps_wrong' }, { filler_speed: 1 })).rejects.toMatchObject(
+    { stderr: expect.stringMatching(/not authori[sz]ed|bad user/i) },
+  );
   await expect(
-    mosquittoPub({ ...filler, password: 'eps_wrong' }, `devices/${filler.id}/data`, { filler_speed: 1 }),
-  ).rejects.toMatchObject({ stderr: expect.stringMatching(/not authori[sz]ed|bad user/i) });
-  await expect(
-    mosquittoPub(neighbour, `devices/${filler.id}/data`, { filler_speed: 2 }),
+    mosquittoPub(neighbour, { filler_speed: 2 }, `devices/${filler.id}/data`),
   ).rejects.toBeTruthy();
   // The device itself still gets through, and the page follows.
-  await mosquittoPub(filler, `devices/${filler.id}/data`, { filler_speed: 512.5 });
+  await mosquittoPub(filler, { filler_speed: 512.5 });
   await expect(page.getByText('512.5')).toBeVisible({ timeout: 1000 });
   expect(errors).toEqual([]);
 });
@@ -101,11 +84,8 @@ test('an operator writes a set-point in the device drawer and mosquitto_sub, as 
   if (!filler?.password) throw new Error('the fixture issued no credentials');
 
   // The device reports its current set-point, then listens on its set-point topic with Debian's mosquitto_sub.
-  await mosquittoPub(filler, `devices/${filler.id}/data`, { filler_target: 120 });
-  const received = run('mosquitto_sub', [
-    ...['-h', '127.0.0.1', '-p', String(e2eMqttPort()), '-q', '1', '-C', '1', '-W', '30', '-V', 'mqttv311'],
-    ...['-i', filler.id, '-u', filler.id, '-P', filler.password, '-t', `devices/${filler.id}/setpoints`],
-  ]);
+  await mosquittoPub(filler, { filler_target: 120 });
+  const received = mosquittoSubOnce(filler, `devices/${filler.id}/setpoints`);
   await signInAs(page, tenant, 'operator', `/devices?device=${filler.id}`);
   await page.getByRole('tab', { name: 'Live values' }).click();
   await expect(page.getByTestId('live-connection')).toHaveText('Live');

@@ -2,9 +2,11 @@ import { ACTIONS, RESOURCE_TYPES } from '@edgeport/permissions';
 import { expect, type Page, test } from '@playwright/test';
 import { collectConsoleErrors, isNetworkError } from '../support/browser.ts';
 import { e2ePort } from '../support/environment.ts';
+import { mosquittoPub } from '../support/mqtt.ts';
 import { expectRoute, signInAs } from '../support/portal.ts';
+import { freePort, startReceiver, startSmtp } from '../support/receivers.ts';
 import { type Permission, seedTenant, type TenantFixture } from '../support/seed.ts';
-import { bearerFrom, freePort, publish, startReceiver, startSmtp, utcHourFromNow } from './support.ts';
+import { bearerFrom, utcHourFromNow } from './support.ts';
 
 /** An administrator of every resource type (entries carry INHERIT, so sub-organizations too). */
 const ADMINISTRATOR: Permission[] = RESOURCE_TYPES.map((rsname) => ({ rsname, scopes: [...ACTIONS] }));
@@ -214,7 +216,7 @@ test('a webhook receiver that is down: retries, then one failed-notification ent
   expect(rule.status(), await rule.text()).toBe(201);
 
   // The boiler overheats: the alarm's webhook cannot be delivered (nobody listens), is retried, then fails for good.
-  await publish(boiler, { boiler_temperature: 97 });
+  await mosquittoPub(boiler, { boiler_temperature: 97 });
 
   await expect(page.getByTestId('audit-log')).toBeVisible();
   await page.getByRole('tab', { name: 'Failed notifications' }).click();

@@ -1373,7 +1373,10 @@ export interface operations {
                     description?: string;
                     /** @default true */
                     enabled?: boolean;
-                    /** @description one device; null or absent: every device of the organization */
+                    /**
+                     * Format: uuid
+                     * @description one device; null or absent: every device of the organization
+                     */
                     deviceId?: string | null;
                     condition: {
                         /** @enum {string} */
@@ -1705,7 +1708,10 @@ export interface operations {
                     description?: string;
                     /** @default true */
                     enabled?: boolean;
-                    /** @description one device; null or absent: every device of the organization */
+                    /**
+                     * Format: uuid
+                     * @description one device; null or absent: every device of the organization
+                     */
                     deviceId?: string | null;
                     condition?: {
                         /** @enum {string} */

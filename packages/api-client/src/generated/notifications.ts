@@ -220,8 +220,11 @@ export interface operations {
                     name: string;
                     /** @default true */
                     enabled?: boolean;
-                    /** @description e-mail language for addresses without an account; users get their own locale */
-                    language?: ("en" | "de" | "es" | "fr" | "it") | null;
+                    /**
+                     * @description e-mail language for addresses without an account; users get their own locale
+                     * @enum {string|null}
+                     */
+                    language?: "en" | "de" | "es" | "fr" | "it" | null;
                     source: {
                         /** @description empty: no alarm notifications */
                         alarmEvents: ("RAISED" | "ACKNOWLEDGED" | "RESET" | "CONDITION_CLEARED" | "CLEARED")[];
@@ -464,8 +467,11 @@ export interface operations {
                     name: string;
                     /** @default true */
                     enabled?: boolean;
-                    /** @description e-mail language for addresses without an account; users get their own locale */
-                    language?: ("en" | "de" | "es" | "fr" | "it") | null;
+                    /**
+                     * @description e-mail language for addresses without an account; users get their own locale
+                     * @enum {string|null}
+                     */
+                    language?: "en" | "de" | "es" | "fr" | "it" | null;
                     source: {
                         /** @description empty: no alarm notifications */
                         alarmEvents: ("RAISED" | "ACKNOWLEDGED" | "RESET" | "CONDITION_CLEARED" | "CLEARED")[];

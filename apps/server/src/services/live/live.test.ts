@@ -179,6 +179,10 @@ describe('latest values and set-points', () => {
     expect(
       (await call()('POST', url, adminRpt, { path: '/setpoints/speed', value: 'fast' })).statusCode,
     ).toBe(400);
+    // A boolean stays a boolean: the value schema is one type list, so type coercion cannot turn true into 1.
+    expect((await call()('POST', url, adminRpt, { path: '/setpoints/speed', value: true })).statusCode).toBe(
+      400,
+    );
     const adminB = await rptFor(server, REALM, tenants.adminB.email, tenants.orgB.resourceId);
     const foreign = `/svc/platform/api/v1/organizations/${tenants.orgB.id}/devices/${device.deviceId}/values`;
     expect(

@@ -7,12 +7,12 @@ import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { confirmDanger } from '../../shared/ui/confirm.tsx';
 import { DataTable, usePageRequest } from '../../shared/ui/DataTable.tsx';
+import { SeverityBadge } from '../alarms/SeverityBadge.tsx';
 import { deleteRule, fetchRules, type NotificationRule, RULES_KEY, updateRule } from './api.ts';
 import { failureText } from './failure.ts';
 import { localPage } from './local-page.ts';
 import { NotificationRuleModal } from './NotificationRuleModal.tsx';
 import { recipientCounts, ruleToValues, valuesToInput } from './rule-form.ts';
-import { SeverityBadge } from './SeverityBadge.tsx';
 
 type Editing = { rule: NotificationRule | null } | undefined;
 

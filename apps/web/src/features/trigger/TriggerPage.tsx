@@ -19,10 +19,10 @@ import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { confirmDanger } from '../../shared/ui/confirm.tsx';
 import { DataTable, usePageRequest } from '../../shared/ui/DataTable.tsx';
+import { SeverityBadge } from '../alarms/SeverityBadge.tsx';
 import { fetchRules, RULES_KEY } from '../notifications/api.ts';
 import { failureText } from '../notifications/failure.ts';
 import { localPage } from '../notifications/local-page.ts';
-import { SeverityBadge } from '../notifications/SeverityBadge.tsx';
 import {
   deleteTrigger,
   fetchDeviceOptions,
