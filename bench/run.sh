@@ -41,6 +41,9 @@ biome format --write bench/RESULTS.md >/dev/null 2>&1
 
 # Alarms: ingest cost of 1,000 alarm rules (alternating runs without and with them); value-to-alarm in the browser.
 timeout --signal=TERM --kill-after=15 900 node bench/alarms.bench.ts
+# Value to alarm on the real /alarms screen in Chromium (the browser tests' set-up; needs the built web app).
+npm run build --workspace @edgeport/web --silent
+timeout --signal=TERM --kill-after=15 300 playwright test --config bench/alarm-screen/playwright.config.ts
 biome format --write bench/RESULTS.md >/dev/null 2>&1
 
 # Data explorer: its chart with 1,000,000 points in Chromium, and the server's query and CSV export on PGlite.

@@ -15,6 +15,7 @@ export const SECTIONS = [
   'ingest',
   'ingest-postgres',
   'alarms',
+  'alarm-screen',
   'devices-table',
   'data-explore',
   'web',
