@@ -67,12 +67,14 @@ test('an administrator builds a role in the grid, gives it to a new group, and t
   await expect(drawer.getByTestId('group-roles')).toContainText('Auditor');
   await expect(drawer.getByRole('tab', { name: 'Roles (1)' })).toBeVisible();
   await page.keyboard.press('Escape');
+  // The drawer closes with an animation; its own "Roles (1)" tab must be gone before the page's "Roles" tab is used.
+  await expect(drawer).toBeHidden();
 
   const groups = page.getByRole('table', { name: 'User groups' });
   await expect(groups.locator('tr', { hasText: 'Inspectors' })).toContainText('Auditor');
 
   // The roles tab of /permission counts the group, and deleting the role in use says why it cannot.
-  await page.getByRole('tab', { name: 'Roles' }).click();
+  await page.getByRole('tab', { name: 'Roles', exact: true }).click();
   await expectRoute(page, '/permission/roles');
   const row = page.getByRole('table', { name: 'Roles' }).locator('tr', { hasText: 'Auditor' });
   await expect(row).toContainText('used by 1 group and 0 users');
