@@ -25,6 +25,8 @@ export type EffectivePermissions = {
   memberOfOrganization: boolean;
   /** The merged entries of the roles held in the organization itself (the rest of `permissions` is inherited). */
   own: StoredPermission[];
+  /** The merged INHERIT entries that come from roles held in the organization's ancestors. */
+  inherited: StoredPermission[];
 };
 
 /** Keycloak's `permission` parameter is `resource[#scope]`; the resource here is the organization's resourceId. */
@@ -96,7 +98,7 @@ export async function effectivePermissions(
 
   const entries: StoredPermission[] = [];
   const ownEntries: StoredPermission[] = [];
-  let inheritedFromMembership = false;
+  const inheritedEntries: StoredPermission[] = [];
   for (const role of held) {
     const own = role.organizationId === org.id;
     if (!memberOf.has(role.organizationId)) continue;
@@ -106,15 +108,16 @@ export async function effectivePermissions(
         ownEntries.push(entry);
       } else if (entry.scopes.includes('INHERIT')) {
         entries.push(entry);
-        inheritedFromMembership = true;
+        inheritedEntries.push(entry);
       }
     }
   }
   return {
-    member: memberOf.has(org.id) || inheritedFromMembership,
+    member: memberOf.has(org.id) || inheritedEntries.length > 0,
     permissions: mergePermissions(entries),
     memberOfOrganization: memberOf.has(org.id),
     own: mergePermissions(ownEntries),
+    inherited: mergePermissions(inheritedEntries),
   };
 }
 

@@ -3,7 +3,7 @@ import { buildAbility, parseRptRules } from '@edgeport/permissions';
 import type { Db } from '../../db/index.ts';
 import { badRequest, conflict, forbidden } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
-import { ancestry } from '../../identity/rpt.ts';
+import { effectivePermissions } from '../../identity/rpt.ts';
 import { recordAudit } from '../audit/service.ts';
 import { authorizeInOrganization } from '../core/organizations/service.ts';
 import type { OrganizationRow } from '../core/organizations/store.ts';
@@ -74,13 +74,8 @@ function definedValues(input: limits.LimitsInput): store.StoredLimits {
 async function authorizeLimitChange(db: Db, principal: Principal, ref: string): Promise<OrganizationRow> {
   const org = await authorizeInOrganization(db, principal, ref, 'UPDATE', 'organizations');
   if (org.parentId === null) return org;
-  const ancestors = (await ancestry(db, org)).slice(1);
-  const entries = await store.inheritedEntries(
-    db,
-    principal.userId,
-    ancestors.map((row) => row.id),
-  );
-  const fromAbove = buildAbility(parseRptRules(entries), {
+  const { inherited } = await effectivePermissions(db, principal.userId, org);
+  const fromAbove = buildAbility(parseRptRules(inherited), {
     iot: org.iotEnabled,
     vpn: org.vpnEnabled,
   });

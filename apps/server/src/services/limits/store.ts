@@ -1,17 +1,7 @@
 import type { limits } from '@edgeport/contract';
-import { and, count, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
-import {
-  devices,
-  groupMembers,
-  groupRoles,
-  limitUsage,
-  memberships,
-  organizationLimits,
-  roles,
-  type StoredPermission,
-  userRoles,
-} from '../../db/schema.ts';
+import { devices, limitUsage, memberships, organizationLimits } from '../../db/schema.ts';
 
 export type StoredLimits = Partial<Record<limits.LimitKey, number | null>>;
 export type LimitsRow = typeof organizationLimits.$inferSelect;
@@ -115,40 +105,4 @@ export async function addDailyUsage(
     })
     .returning({ total: column });
   return row === undefined ? undefined : Number(row.total);
-}
-
-/**
- * The permission entries a user holds in an organization only through its ancestors: those carrying INHERIT of the
- * roles they hold (directly, through groups, as a group member) in the strict ancestors they are members of.
- */
-export async function inheritedEntries(
-  db: Db,
-  userId: string,
-  ancestorIds: string[],
-): Promise<StoredPermission[]> {
-  if (ancestorIds.length === 0) return [];
-  const memberOf = db
-    .select({ id: memberships.organizationId })
-    .from(memberships)
-    .where(and(eq(memberships.userId, userId), inArray(memberships.organizationId, ancestorIds)));
-  const direct = db.select({ id: userRoles.roleId }).from(userRoles).where(eq(userRoles.userId, userId));
-  const viaGroups = db
-    .select({ id: groupRoles.roleId })
-    .from(groupRoles)
-    .innerJoin(groupMembers, eq(groupMembers.groupId, groupRoles.groupId))
-    .where(eq(groupMembers.userId, userId));
-  const asMember = db
-    .select({ id: groupMembers.roleId })
-    .from(groupMembers)
-    .where(eq(groupMembers.userId, userId));
-  const held = await db
-    .select({ permissions: roles.permissions })
-    .from(roles)
-    .where(
-      and(
-        inArray(roles.organizationId, memberOf),
-        or(inArray(roles.id, direct), inArray(roles.id, viaGroups), inArray(roles.id, asMember)),
-      ),
-    );
-  return held.flatMap((role) => role.permissions.filter((entry) => entry.scopes.includes('INHERIT')));
 }
