@@ -9,6 +9,7 @@ import websocket from '@fastify/websocket';
 import { sql } from 'drizzle-orm';
 import Fastify, { type FastifySchemaValidationError, type FastifyServerOptions } from 'fastify';
 import { createWebSocketStream } from 'ws';
+import { Clock } from './clock.ts';
 import { baseOrigin, type Config } from './config.ts';
 import type { Database } from './db/index.ts';
 import { answerError, refuseNulCharacters } from './http/request-guards.ts';
@@ -24,6 +25,9 @@ import { auditService } from './services/audit/routes.ts';
 import { portalFramingHook } from './services/core/apps/framing.ts';
 import { appOrigins } from './services/core/apps/service.ts';
 import { coreService } from './services/core/routes.ts';
+import { InvoiceProvider } from './services/license/billing/invoice-provider.ts';
+import type { PaymentProvider } from './services/license/billing/payment-provider.ts';
+import { LicenseExpiry } from './services/license/licenses/expiry.ts';
 import { licenseService } from './services/license/routes.ts';
 import { limitsService } from './services/limits/routes.ts';
 import { liveRoutes } from './services/live/routes.ts';
@@ -68,9 +72,17 @@ export type AppOptions = {
   logger?: FastifyServerOptions['logger'];
   /** Outgoing mail; by default the outbox table, or SMTP when `config.smtpUrl` is set. */
   mail?: MailTransport;
+  /** Where charges go; by default invoices (`InvoiceProvider`). */
+  payments?: PaymentProvider;
 };
 
-export async function buildApp({ config, database, logger = false, mail: mailOption }: AppOptions) {
+export async function buildApp({
+  config,
+  database,
+  logger = false,
+  mail: mailOption,
+  payments = new InvoiceProvider(),
+}: AppOptions) {
   const app = Fastify({
     logger,
     trustProxy: true,
@@ -140,6 +152,9 @@ export async function buildApp({ config, database, logger = false, mail: mailOpt
   await alarms.start();
   await notifier.start();
   await triggers.start();
+  const clock = new Clock();
+  const licenseExpiry = new LicenseExpiry({ db, clock, log: app.log, notifier, payments, ingest });
+  await licenseExpiry.start();
   await app.register(liveRoutes, { ingest, db, verifyToken });
   for (const service of SERVICES)
     await mountService(app, service, {
@@ -151,10 +166,20 @@ export async function buildApp({ config, database, logger = false, mail: mailOpt
       alarms,
       notifier,
       triggers,
+      clock,
+      payments,
+      licenseExpiry,
     });
 
   if (config.testFixtures)
-    await app.register(testFixtureRoutes, { db: database.db, realms, triggers, alarms });
+    await app.register(testFixtureRoutes, {
+      db: database.db,
+      realms,
+      triggers,
+      alarms,
+      clock,
+      licenseExpiry,
+    });
   // Host/app bridge: the portal frames only catalogue apps and is framed only by configured host pages.
   const embedHostOrigins = [
     ...config.embedHostOrigins,
@@ -182,6 +207,7 @@ export async function buildApp({ config, database, logger = false, mail: mailOpt
     shuttingDown = true;
     await ingest.close();
     await triggers.close();
+    await licenseExpiry.close();
     await alarms.close();
     await notifier.close();
   });
@@ -194,6 +220,9 @@ export async function buildApp({ config, database, logger = false, mail: mailOpt
     alarms,
     notifier,
     triggers,
+    clock,
+    payments,
+    licenseExpiry,
     markShuttingDown: () => (shuttingDown = true),
   });
 }

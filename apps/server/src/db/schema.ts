@@ -64,6 +64,8 @@ export const organizations = pgTable(
     vpnEnabled: boolean('vpn_enabled').notNull().default(true),
     dealer: boolean('dealer').notNull().default(false),
     hasOwnResources: boolean('has_own_resources').notNull().default(true),
+    /** Off: preauthorized transactions answer ERROR_NO_IN_APP_PURCHASES. */
+    inAppPurchases: boolean('in_app_purchases').notNull().default(true),
     createdAt: createdAt(),
   },
   (t) => [index('organizations_parent_idx').on(t.parentId), index('organizations_realm_idx').on(t.realm)],
@@ -651,6 +653,8 @@ export const deviceLicenses = pgTable(
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
     activationKey: text('activation_key').notNull().unique(),
+    /** The licence (of a device product) it came with; its term is the licence's. Null: issued on its own. */
+    licenseId: uuid('license_id').references(() => licenses.id, { onDelete: 'set null' }),
     deviceId: uuid('device_id').references(() => devices.id, { onDelete: 'set null' }),
     vpn: boolean('vpn').notNull().default(false),
     autorenew: boolean('autorenew').notNull().default(false),
@@ -740,6 +744,8 @@ export const apps = pgTable('apps', {
   publisher: text('publisher').notNull().default(''),
   /** Where the embedded app starts; its origin is the only one the portal sends tokens to. */
   entryUrl: text('entry_url').notNull(),
+  version: text('version').notNull().default('1.0.0'),
+  plans: jsonb('plans').$type<AppPlan[]>().notNull().default([]),
   createdAt: createdAt(),
 });
 
@@ -934,4 +940,251 @@ export const limitUsage = pgTable(
     notifications: integer('notifications').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.day] })],
+);
+
+// ---- Licences, subscriptions, billing and the store (issue 8) ----
+
+/** What a product grants per licence unit; each is metered into the resource journal by the service that uses it. */
+export const RESOURCE_TYPES = ['devices', 'users', 'dataPoints', 'vpnMinutes'] as const;
+export type ResourceType = (typeof RESOURCE_TYPES)[number];
+
+export const LICENSE_STATUSES = ['ISSUED', 'ACTIVE', 'EXPIRED', 'REVOKED'] as const;
+export type LicenseStatus = (typeof LICENSE_STATUSES)[number];
+
+/** A dealer's (or the platform's) product: a code and versions; each version fixes the grant, term and price. */
+export const products = pgTable(
+  'products',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The organization that sells it (a dealer, or a top-level organization). */
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    resourceType: text('resource_type').$type<ResourceType>().notNull(),
+    currentVersion: integer('current_version').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('products_org_code_idx').on(t.organizationId, t.code)],
+);
+
+export const productVersions = pgTable(
+  'product_versions',
+  {
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    /** Units of `resourceType` one licence unit grants (for devices: activation keys; vpnMinutes: minutes a term). */
+    quantity: bigint('quantity', { mode: 'number' }).notNull(),
+    termDays: integer('term_days').notNull(),
+    /** Price of one licence unit for one term, in integer minor units of `currency` (cents). */
+    priceMinor: bigint('price_minor', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    /** Device products only: the activation keys are VPN device licences. */
+    vpn: boolean('vpn').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.productId, t.version] })],
+);
+
+/** A licence: a product version held by an organization (issued by a dealer), for a term; device products come with their device licences. */
+export const licenses = pgTable(
+  'licenses',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The holder. */
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** The dealer organization that issued it (null once that organization is gone). */
+    issuerOrganizationId: uuid('issuer_organization_id').references(() => organizations.id, {
+      onDelete: 'set null',
+    }),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'restrict' }),
+    productVersion: integer('product_version').notNull(),
+    licenseCode: text('license_code').notNull().unique(),
+    /** Licence units (a pack of 5 device licences is quantity 5 of a one-device product). */
+    quantity: integer('quantity').notNull().default(1),
+    status: text('status').$type<LicenseStatus>().notNull().default('ISSUED'),
+    autorenew: boolean('autorenew').notNull().default(false),
+    activatedAt: timestamp('activated_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /** Expiry warnings already sent for the current term (days ahead: 30, 7). */
+    warnedDays: jsonb('warned_days').$type<number[]>().notNull().default([]),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('licenses_org_created_idx').on(t.organizationId, t.createdAt),
+    index('licenses_issuer_idx').on(t.issuerOrganizationId),
+    index('licenses_expiry_idx').on(t.status, t.expiresAt),
+  ],
+);
+
+/** What happened to a licence (spec 7 "GET /subscriptions/history"). */
+export const licenseEvents = pgTable(
+  'license_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    licenseId: uuid('license_id').references(() => licenses.id, { onDelete: 'cascade' }),
+    /** ISSUED, ACTIVATED, RENEWED, AUTORENEW_ON, AUTORENEW_OFF, EXPIRY_WARNING, EXPIRED, REVOKED. */
+    event: text('event').notNull(),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('license_events_org_at_idx').on(t.organizationId, t.at)],
+);
+
+/** Metered resource usage: one row per change (+1 device activated, -1 device deleted, +N data points in a minute). */
+export const resourceJournal = pgTable(
+  'resource_journal',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    resourceType: text('resource_type').$type<ResourceType>().notNull(),
+    delta: bigint('delta', { mode: 'number' }).notNull(),
+    /** Why, `{area}.{verb}`: device.activated, device.deleted, user.invited, dataPoints.ingested... */
+    reason: text('reason').notNull(),
+    subjectId: text('subject_id'),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('resource_journal_org_type_at_idx').on(t.organizationId, t.resourceType, t.at)],
+);
+
+export const INVOICE_STATUSES = ['OPEN', 'PAID', 'FAILED', 'VOID'] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+/** What the default payment provider records: an invoice an operator of an ancestor organization marks paid. */
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    number: bigserial('number', { mode: 'number' }).notNull().unique(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    description: text('description').notNull(),
+    amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    status: text('status').$type<InvoiceStatus>().notNull().default('OPEN'),
+    provider: text('provider').notNull(),
+    /** What it pays for: `license:{id}`, `app:{organizationAppId}`, `transaction:{id}/{n}`. */
+    reference: text('reference').notNull(),
+    createdAt: createdAt(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    /** Who marked it paid (user id), or the provider's payment id. */
+    paidBy: text('paid_by'),
+  },
+  (t) => [index('invoices_org_idx').on(t.organizationId, t.createdAt)],
+);
+
+export const TRANSACTION_RESULTS = [
+  'AUTHORIZED',
+  'USER_REJECTED',
+  'ERROR_NO_EMPTY_TRANSACTIONS',
+  'ERROR_NO_IN_APP_PURCHASES',
+] as const;
+export type TransactionResult = (typeof TRANSACTION_RESULTS)[number];
+
+/** A preauthorized transaction: the organization allows up to `maxExecutions` charges of at most `maxAmountMinor`. */
+export const preauthorizedTransactions = pgTable(
+  'preauthorized_transactions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    description: text('description').notNull(),
+    /** What it pays for, as in invoices.reference (for example `app:{organizationAppId}`). */
+    purpose: text('purpose').notNull(),
+    currency: text('currency').notNull(),
+    maxAmountMinor: bigint('max_amount_minor', { mode: 'number' }).notNull(),
+    maxExecutions: integer('max_executions').notNull(),
+    result: text('result').$type<TransactionResult>().notNull(),
+    /** ACTIVE (AUTHORIZED and not revoked), REVOKED, EXHAUSTED, or REFUSED (any other result). */
+    status: text('status').notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [index('preauthorized_transactions_org_idx').on(t.organizationId, t.createdAt)],
+);
+
+/** One charge (execution order n = 1, 2, ...) made under a preauthorized transaction. */
+export const transactionExecutions = pgTable(
+  'transaction_executions',
+  {
+    transactionId: uuid('transaction_id')
+      .notNull()
+      .references(() => preauthorizedTransactions.id, { onDelete: 'cascade' }),
+    n: integer('n').notNull(),
+    amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
+    invoiceId: uuid('invoice_id').references(() => invoices.id, { onDelete: 'set null' }),
+    /** PENDING (invoice open), PAID, FAILED. */
+    status: text('status').notNull(),
+    error: text('error'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.transactionId, t.n] })],
+);
+
+/** A price plan of a store app. */
+export type AppPlan = {
+  id: string;
+  name: string;
+  priceMinor: number;
+  currency: string;
+  period: 'MONTH' | 'YEAR';
+};
+
+export const appLikes = pgTable(
+  'app_likes',
+  {
+    appId: text('app_id')
+      .notNull()
+      .references(() => apps.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.appId, t.userId] })],
+);
+
+/** An app installed in an organization, on a plan, paid through a preauthorized transaction. */
+export const organizationApps = pgTable(
+  'organization_apps',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    appId: text('app_id')
+      .notNull()
+      .references(() => apps.id, { onDelete: 'cascade' }),
+    plan: text('plan').notNull(),
+    /** The catalogue version installed; upgrade moves it to the catalogue's. */
+    version: text('version').notNull(),
+    /** ACTIVE, or PAYMENT_DUE while the last charge is unpaid. */
+    status: text('status').notNull(),
+    transactionId: uuid('transaction_id').references(() => preauthorizedTransactions.id, {
+      onDelete: 'set null',
+    }),
+    nextBillingAt: timestamp('next_billing_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('organization_apps_org_app_idx').on(t.organizationId, t.appId)],
 );

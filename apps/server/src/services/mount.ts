@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import { authenticate } from '../http/principal.ts';
@@ -8,6 +9,8 @@ import type { TokenVerifier } from '../identity/verify.ts';
 import type { Ingest } from '../ingest/index.ts';
 import type { MailTransport } from '../mail/transport.ts';
 import type { AlarmEngine } from './alarms/engine.ts';
+import type { PaymentProvider } from './license/billing/payment-provider.ts';
+import type { LicenseExpiry } from './license/licenses/expiry.ts';
 import type { Notifier } from './notifications/notifier.ts';
 import type { TriggerEngine } from './triggermanager/engine.ts';
 
@@ -26,6 +29,12 @@ export type ServiceContext = {
   notifier: Notifier;
   /** Trigger rules: condition on data or alarm state, then an action. */
   triggers: TriggerEngine;
+  /** The server's time for terms (licences, app billing); tests move it forward. */
+  clock: Clock;
+  /** Where charges go: by default invoices an operator marks paid. */
+  payments: PaymentProvider;
+  /** Licence terms: warnings, renewals, expiry. */
+  licenseExpiry: LicenseExpiry;
 };
 
 export type ServiceDefinition = {

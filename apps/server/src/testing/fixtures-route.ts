@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, Type } from 'typebox';
+import type { Clock } from '../clock.ts';
 import type { Db } from '../db/index.ts';
 import { REALM_NAME_PATTERN, type RealmRegistry } from '../identity/realms.ts';
 import { recentMail } from '../mail/outbox.ts';
@@ -16,6 +17,7 @@ import {
 import { insertIssue } from '../services/core/status/store.ts';
 import { seedLicenseKeys } from '../services/license/demo.ts';
 import { issueDeviceCredentials } from '../services/license/device-credentials.ts';
+import type { LicenseExpiry } from '../services/license/licenses/expiry.ts';
 import {
   DeliveryFixture,
   NotificationRuleFixture,
@@ -38,6 +40,8 @@ const TenantFixture = Type.Object({
       parent: Type.Optional(Type.String()),
       iotEnabled: Type.Optional(Type.Boolean()),
       vpnEnabled: Type.Optional(Type.Boolean()),
+      /** A dealer organization (issue 8): manages client organizations and their licences. */
+      dealer: Type.Optional(Type.Boolean()),
     }),
   ),
   users: Type.Array(
@@ -168,12 +172,33 @@ export const testFixtureRoutes: FastifyPluginAsyncTypebox<{
   triggers?: TriggerEngine;
   /** Told about seeded alarm rules, so that they evaluate. */
   alarms?: AlarmEngine;
-}> = async (app, { db, realms, triggers, alarms }) => {
+  /** The server's time, which `POST /test-support/clock` moves forward. */
+  clock?: Clock;
+  /** Swept right after the clock moves, so expiry is settled when the call answers. */
+  licenseExpiry?: LicenseExpiry;
+}> = async (app, { db, realms, triggers, alarms, clock, licenseExpiry }) => {
   app.post(
     '/test-support/tenants',
     { schema: { hide: true, body: TenantFixture } },
     async (request, reply) => {
       return reply.code(201).send(await seedTenant(db, realms, request.body, triggers, alarms));
+    },
+  );
+
+  // Moves the server's clock forward (licence terms, app billing) and settles what fell due.
+  app.post(
+    '/test-support/clock',
+    {
+      schema: {
+        hide: true,
+        body: Type.Object({ advanceMs: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
+      },
+    },
+    async (request) => {
+      if (!clock) throw new Error('no clock');
+      const now = clock.advance(request.body.advanceMs);
+      await licenseExpiry?.sweep();
+      return { now: now.toISOString() };
     },
   );
 
@@ -211,6 +236,7 @@ async function seedTenant(
       parentId: parentId ?? null,
       iotEnabled: org.iotEnabled,
       vpnEnabled: org.vpnEnabled,
+      dealer: org.dealer,
     });
     organizations[org.key] = { id: row.id, resourceId: row.resourceId };
   }

@@ -4,7 +4,12 @@ import { Type } from 'typebox';
 import { principalOf } from '../../http/principal.ts';
 import type { ServiceContext, ServiceDefinition } from '../mount.ts';
 import { errorResponses as errors } from '../responses.ts';
+import { billingRoutes } from './billing/routes.ts';
+import { dealerRoutes } from './dealer/routes.ts';
+import { licensesRoutes } from './licenses/routes.ts';
+import { productsRoutes } from './products/routes.ts';
 import * as service from './service.ts';
+import { subscriptionsRoutes } from './subscriptions/routes.ts';
 
 const refusals = { ...errors, 409: common.ErrorResponse };
 const base = '/api/v1/organizations/:org/deviceLicenses';
@@ -143,11 +148,16 @@ const deviceLicenseRoutes: FastifyPluginAsyncTypebox<ServiceContext> = async (ap
   );
 };
 
-/** The licence service: device licences (activation keys) and, later, products, licences and subscriptions. */
+/** The licence service: device licences, products, licences, subscriptions, the dealer area and billing. */
 export const licenseService: ServiceDefinition = {
   name: 'license',
   title: 'Edgeport licence service',
   routes: async (app, context) => {
     await app.register(deviceLicenseRoutes, context);
+    await app.register(productsRoutes, context);
+    await app.register(licensesRoutes, context);
+    await app.register(dealerRoutes, context);
+    await app.register(subscriptionsRoutes, context);
+    await app.register(billingRoutes, context);
   },
 };

@@ -18,6 +18,7 @@ const columns = {
   id: deviceLicenses.id,
   organizationId: deviceLicenses.organizationId,
   activationKey: deviceLicenses.activationKey,
+  licenseId: deviceLicenses.licenseId,
   deviceId: deviceLicenses.deviceId,
   vpn: deviceLicenses.vpn,
   autorenew: deviceLicenses.autorenew,

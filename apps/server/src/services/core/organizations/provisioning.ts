@@ -18,6 +18,7 @@ export type NewOrganization = {
   parentId?: string | null;
   iotEnabled?: boolean;
   vpnEnabled?: boolean;
+  dealer?: boolean;
 };
 
 const everything: StoredPermission[] = RESOURCE_TYPES.map((rsname) => ({ rsname, scopes: [...ACTIONS] }));
@@ -46,6 +47,7 @@ export async function createOrganization(db: Db, input: NewOrganization) {
       parentId: input.parentId ?? null,
       iotEnabled: input.iotEnabled ?? true,
       vpnEnabled: input.vpnEnabled ?? true,
+      dealer: input.dealer ?? false,
     })
     .returning();
   if (!row) throw new Error('organization insert returned nothing');
