@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole suite: typecheck, lint, API-client drift, unit + server integration on PGlite, the server integration
-# suite again on PostgreSQL (TEST_POSTGRES=0 skips it), then browser tests in Debian's Chromium.
+# The whole suite: typecheck, lint, API-client drift, unit + server integration on PGlite, the server tests where
+# the engine matters again on PostgreSQL (TEST_POSTGRES=0 skips them; TEST_POSTGRES=all runs every server test there),
+# then browser tests in Debian's Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$PATH"
@@ -36,9 +37,15 @@ step 'Unit and server integration tests (PGlite)'
 counted unit vitest run
 total=$(passed_in unit 'Tests +[0-9]+ passed')
 
+# PGlite is PostgreSQL itself, so the same SQL passes on both; what differs is a real server's connection pool and
+# concurrency. Run again on PostgreSQL: ingest and its durability, the cross-tenant matrix, and the services that
+# serialise concurrent writes (alarms, notifications' leased worker, limits, licences and billing).
+POSTGRES_SUITES=(apps/server/test apps/server/src/ingest apps/server/src/services/alarms
+  apps/server/src/services/notifications apps/server/src/services/limits apps/server/src/services/license)
+if [ "${TEST_POSTGRES:-1}" = "all" ]; then POSTGRES_SUITES=(apps/server); fi
 if [ "${TEST_POSTGRES:-1}" != "0" ]; then
   step 'Server integration tests (PostgreSQL)'
-  counted postgres scripts/with-postgres.sh vitest run apps/server
+  counted postgres scripts/with-postgres.sh vitest run "${POSTGRES_SUITES[@]}"
   total=$((total + $(passed_in postgres 'Tests +[0-9]+ passed')))
 fi
 
