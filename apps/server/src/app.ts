@@ -19,6 +19,7 @@ import { builtInTokenVerifier, externalTokenVerifier, type TokenVerifier } from 
 import { createIngest } from './ingest/index.ts';
 import { type MailTransport, mailTransportFor } from './mail/transport.ts';
 import { sampleRoutes } from './samples/routes.ts';
+import { storeAppRoutes } from './samples/store-apps.ts';
 import { AlarmEngine } from './services/alarms/engine.ts';
 import { alarmsService } from './services/alarms/routes.ts';
 import { auditService } from './services/audit/routes.ts';
@@ -187,6 +188,8 @@ export async function buildApp({
   ];
   app.addHook('onSend', portalFramingHook({ appOrigins: () => appOrigins(database.db), embedHostOrigins }));
   if (config.samples) await app.register(sampleRoutes, { config });
+  // The sample store apps (shift-report, energy-cost): always served and in the catalogue.
+  await app.register(storeAppRoutes, { config, db: database.db });
 
   if (existsSync(config.webDist)) {
     await app.register(fastifyStatic, {

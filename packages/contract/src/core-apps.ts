@@ -7,6 +7,27 @@ import { Paged, PageQuery } from './common.ts';
  */
 export const AppId = Type.String({ minLength: 1, maxLength: 80, pattern: '^[A-Za-z0-9_.-]+$' });
 
+/** The id of a price plan of an app (unique within the app). */
+export const AppPlanId = Type.String({ minLength: 1, maxLength: 40, pattern: '^[A-Za-z0-9_.-]+$' });
+
+export const APP_PLAN_PERIODS = ['MONTH', 'YEAR'] as const;
+export const AppPlanPeriod = Type.Union([Type.Literal('MONTH'), Type.Literal('YEAR')]);
+export type AppPlanPeriod = Static<typeof AppPlanPeriod>;
+
+/**
+ * A price plan of a store app: `priceMinor` integer minor units (cents) charged once per `period`; a free plan has
+ * priceMinor 0 and is installed without a payment.
+ */
+export const AppPlan = Type.Object({
+  id: AppPlanId,
+  name: Type.String(),
+  priceMinor: Type.Integer({ minimum: 0 }),
+  /** ISO 4217 code, e.g. EUR. */
+  currency: Type.String({ pattern: '^[A-Z]{3}$' }),
+  period: AppPlanPeriod,
+});
+export type AppPlan = Static<typeof AppPlan>;
+
 /** An app of the store catalogue (spec 7 Core "Apps"): the portal embeds it at `entryUrl` through the host/app bridge. */
 export const App = Type.Object({
   id: AppId,
@@ -17,8 +38,19 @@ export const App = Type.Object({
   entryUrl: Type.String(),
   /** The origin of `entryUrl`. */
   origin: Type.String(),
+  /** The catalogue's current version; an installed app upgrades to it. */
+  version: Type.String(),
+  plans: Type.Array(AppPlan),
+  /** How many users like the app. */
+  likeCount: Type.Integer({ minimum: 0 }),
+  /** Whether the caller likes it. */
+  liked: Type.Boolean(),
 });
 export type App = Static<typeof App>;
+
+/** The caller's like of an app and the app's like count (spec 7 "GET/POST/DELETE /apps/{id}/like"). */
+export const AppLike = Type.Object({ liked: Type.Boolean(), likeCount: Type.Integer({ minimum: 0 }) });
+export type AppLike = Static<typeof AppLike>;
 
 export const APP_SORT_KEYS = ['name', 'publisher', 'id'] as const;
 

@@ -11,6 +11,7 @@ import {
   createUser,
   generatePassword,
 } from '../services/core/organizations/provisioning.ts';
+import { seedDealerDemo } from '../services/license/dealer/demo.ts';
 import { saveTheme } from '../services/theme/store.ts';
 
 export const DEMO_REALM = 'demo';
@@ -47,6 +48,8 @@ export async function seedDemo(db: Db, registry: RealmRegistry, config: Config):
   });
   const orgRoles = await addDefaultRoles(db, org.id);
   await addDefaultRoles(db, plant.id);
+  // The dealer area: two products and a client holding an ACTIVE device licence pack.
+  await seedDealerDemo(db, org, new Date());
   const url = realmOrigin(config, DEMO_REALM);
   const people = [
     { email: 'admin@demo.local', firstName: 'Ada', lastName: 'Admin', role: orgRoles.administrator.id },

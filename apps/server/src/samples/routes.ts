@@ -21,7 +21,7 @@ type Sample = (typeof SAMPLES)[number];
 /** The catalogue id of the sample app (demo seed). */
 export const SAMPLE_APP_ID = 'bridge-sample';
 
-const CONTENT_TYPES: Record<string, string> = {
+export const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
 };
@@ -52,7 +52,7 @@ function isSample(name: string): name is Sample {
 }
 
 /** The sample pages may frame, and be framed by, the product's hosts only (`*.{BASE_DOMAIN}` on its port). */
-function sampleHelmet(config: Config): RouteShorthandOptions['helmet'] {
+export function sampleHelmet(config: Config): RouteShorthandOptions['helmet'] {
   const family = [baseOrigin(config), baseOrigin(config, '*.')];
   return {
     frameguard: false,

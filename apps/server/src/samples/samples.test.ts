@@ -80,8 +80,10 @@ describe('bridge samples (EDGEPORT_SAMPLES)', () => {
     expect(directive(policy, 'frame-src')).toBe("frame-src 'self' http://apps.localhost:8080");
     expect(directive(policy, 'frame-ancestors')).toBe("frame-ancestors 'self' http://host.localhost:8080");
     const apps = await server.database.db.query.apps.findMany();
-    expect(apps.map((app) => [app.id, app.entryUrl])).toEqual([
+    expect(apps.map((app) => [app.id, app.entryUrl]).sort()).toEqual([
       [SAMPLE_APP_ID, 'http://apps.localhost:8080/samples/bridge-app/'],
+      ['energy-cost', 'http://apps.localhost:8080/store-apps/energy-cost/'],
+      ['shift-report', 'http://apps.localhost:8080/store-apps/shift-report/'],
     ]);
   });
 });

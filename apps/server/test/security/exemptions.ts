@@ -40,6 +40,10 @@ export const EXEMPT: Record<string, string> = {
   'GET /svc/core/api/v1/apps':
     'the store catalogue, shared by every organization (the apps table names none)',
   'GET /svc/core/api/v1/apps/{id}': 'one app of the shared store catalogue; no organization owns it',
+  'GET /svc/core/api/v1/apps/{id}/like': "the caller's own like of a shared catalogue app (no organization)",
+  'POST /svc/core/api/v1/apps/{id}/like': "the caller's own like of a shared catalogue app (no organization)",
+  'DELETE /svc/core/api/v1/apps/{id}/like':
+    "the caller's own like of a shared catalogue app (no organization)",
   'GET /svc/core/api/v1/users/{name}/exists':
     'realm-wide e-mail existence check for the invite form (accounts are realm-wide)',
 

@@ -1192,6 +1192,130 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/svc/core/api/v1/apps/{id}/like": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Whether the caller likes the app, and the app's like count. */
+        get: operations["getAppLike"];
+        put?: never;
+        /** @description The caller likes the app (idempotent); answers the like state and count. */
+        post: operations["likeApp"];
+        /** @description The caller no longer likes the app (idempotent); answers the like state and count. */
+        delete: operations["unlikeApp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/core/api/v1/organizations/{org}/apps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The apps installed in {org}, by name, with plan, status and last invoice (READ organizations). */
+        get: operations["getOrganizationApps"];
+        put?: never;
+        /** @description Installs an app on a plan (UPDATE organizations). A paid plan authorizes a preauthorized transaction (`approved` is the user's answer; 402 names a refused result, nothing is installed) and charges the first period; a free plan installs ACTIVE. 409 when already installed; 400 for an unknown plan. */
+        post: operations["installOrganizationApp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/core/api/v1/organizations/{org}/apps/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One installed app (READ organizations); 404 when {id} is not installed in {org}. */
+        get: operations["getOrganizationApp"];
+        /** @description Changes the plan (as PATCH .../plan/{plan}) and/or upgrades to the catalogue's version (UPDATE organizations). */
+        put: operations["updateOrganizationApp"];
+        post?: never;
+        /** @description Uninstalls (UPDATE organizations). 409 while an invoice of the app is OPEN, unless force=true: then its open invoices are voided and its transactions revoked. */
+        delete: operations["deleteOrganizationApp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/core/api/v1/organizations/{org}/apps/{id}/payment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Charges the due period now (the transaction's next execution) and moves the billing date one period on; while the last invoice is still OPEN it answers that invoice instead (UPDATE organizations). */
+        post: operations["payOrganizationApp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/core/api/v1/organizations/{org}/apps/{id}/reschedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Moves the next billing date of a paid plan; 400 for a date in the past (UPDATE organizations). */
+        post: operations["rescheduleOrganizationApp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/core/api/v1/organizations/{org}/apps/{id}/plan/{plan}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** @description Changes the plan (UPDATE organizations). To a paid plan a new transaction is authorized first (402 when refused, nothing changes), the old one revoked and the first period charged; to a free plan the transaction is revoked. */
+        patch: operations["changeOrganizationAppPlan"];
+        trace?: never;
+    };
+    "/svc/core/api/v1/organizations/{org}/apps/{id}/upgrade": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Moves the installed version to the catalogue's current version (UPDATE organizations). */
+        post: operations["upgradeOrganizationApp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -10424,6 +10548,16 @@ export interface operations {
                             publisher: string;
                             entryUrl: string;
                             origin: string;
+                            version: string;
+                            plans: {
+                                id: string;
+                                name: string;
+                                priceMinor: number;
+                                currency: string;
+                                period: "MONTH" | "YEAR";
+                            }[];
+                            likeCount: number;
+                            liked: boolean;
                         }[];
                         total: number;
                         page: number;
@@ -10509,6 +10643,16 @@ export interface operations {
                         publisher: string;
                         entryUrl: string;
                         origin: string;
+                        version: string;
+                        plans: {
+                            id: string;
+                            name: string;
+                            priceMinor: number;
+                            currency: string;
+                            period: "MONTH" | "YEAR";
+                        }[];
+                        likeCount: number;
+                        liked: boolean;
                     };
                 };
             };
@@ -10553,6 +10697,1457 @@ export interface operations {
             };
             /** @description Every failed call answers with this shape; message names the offending field. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAppLike: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        liked: boolean;
+                        likeCount: number;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    likeApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        liked: boolean;
+                        likeCount: number;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    unlikeApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        liked: boolean;
+                        likeCount: number;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getOrganizationApps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            /** Format: uuid */
+                            installationId: string;
+                            /** Format: uuid */
+                            organizationId: string;
+                            name: string;
+                            description: string;
+                            publisher: string;
+                            entryUrl: string;
+                            origin: string;
+                            plan: string;
+                            planDetail: {
+                                id: string;
+                                name: string;
+                                priceMinor: number;
+                                currency: string;
+                                period: "MONTH" | "YEAR";
+                            } | null;
+                            version: string;
+                            latestVersion: string;
+                            upgradeAvailable: boolean;
+                            status: "ACTIVE" | "PAYMENT_DUE";
+                            transactionId: string | null;
+                            nextBillingAt: string | null;
+                            lastInvoice: {
+                                /** Format: uuid */
+                                id: string;
+                                number: number;
+                                amountMinor: number;
+                                currency: string;
+                                status: "OPEN" | "PAID" | "FAILED" | "VOID";
+                                /** Format: date-time */
+                                createdAt: string;
+                                paidAt: string | null;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        total: number;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    installOrganizationApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    appId: string;
+                    plan: string;
+                    /** @description the user authorizes the recurring payments of a paid plan; false gives USER_REJECTED */
+                    approved?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** Format: uuid */
+                        installationId: string;
+                        /** Format: uuid */
+                        organizationId: string;
+                        name: string;
+                        description: string;
+                        publisher: string;
+                        entryUrl: string;
+                        origin: string;
+                        plan: string;
+                        planDetail: {
+                            id: string;
+                            name: string;
+                            priceMinor: number;
+                            currency: string;
+                            period: "MONTH" | "YEAR";
+                        } | null;
+                        version: string;
+                        latestVersion: string;
+                        upgradeAvailable: boolean;
+                        status: "ACTIVE" | "PAYMENT_DUE";
+                        transactionId: string | null;
+                        nextBillingAt: string | null;
+                        lastInvoice: {
+                            /** Format: uuid */
+                            id: string;
+                            number: number;
+                            amountMinor: number;
+                            currency: string;
+                            status: "OPEN" | "PAID" | "FAILED" | "VOID";
+                            /** Format: date-time */
+                            createdAt: string;
+                            paidAt: string | null;
+                        } | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getOrganizationApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** Format: uuid */
+                        installationId: string;
+                        /** Format: uuid */
+                        organizationId: string;
+                        name: string;
+                        description: string;
+                        publisher: string;
+                        entryUrl: string;
+                        origin: string;
+                        plan: string;
+                        planDetail: {
+                            id: string;
+                            name: string;
+                            priceMinor: number;
+                            currency: string;
+                            period: "MONTH" | "YEAR";
+                        } | null;
+                        version: string;
+                        latestVersion: string;
+                        upgradeAvailable: boolean;
+                        status: "ACTIVE" | "PAYMENT_DUE";
+                        transactionId: string | null;
+                        nextBillingAt: string | null;
+                        lastInvoice: {
+                            /** Format: uuid */
+                            id: string;
+                            number: number;
+                            amountMinor: number;
+                            currency: string;
+                            status: "OPEN" | "PAID" | "FAILED" | "VOID";
+                            /** Format: date-time */
+                            createdAt: string;
+                            paidAt: string | null;
+                        } | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    updateOrganizationApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    plan?: string;
+                    /** @description the user authorizes the recurring payments of a paid plan; false gives USER_REJECTED */
+                    approved?: boolean;
+                    upgrade?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** Format: uuid */
+                        installationId: string;
+                        /** Format: uuid */
+                        organizationId: string;
+                        name: string;
+                        description: string;
+                        publisher: string;
+                        entryUrl: string;
+                        origin: string;
+                        plan: string;
+                        planDetail: {
+                            id: string;
+                            name: string;
+                            priceMinor: number;
+                            currency: string;
+                            period: "MONTH" | "YEAR";
+                        } | null;
+                        version: string;
+                        latestVersion: string;
+                        upgradeAvailable: boolean;
+                        status: "ACTIVE" | "PAYMENT_DUE";
+                        transactionId: string | null;
+                        nextBillingAt: string | null;
+                        lastInvoice: {
+                            /** Format: uuid */
+                            id: string;
+                            number: number;
+                            amountMinor: number;
+                            currency: string;
+                            status: "OPEN" | "PAID" | "FAILED" | "VOID";
+                            /** Format: date-time */
+                            createdAt: string;
+                            paidAt: string | null;
+                        } | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteOrganizationApp: {
+        parameters: {
+            query?: {
+                force?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    payOrganizationApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** Format: uuid */
+                        installationId: string;
+                        /** Format: uuid */
+                        organizationId: string;
+                        name: string;
+                        description: string;
+                        publisher: string;
+                        entryUrl: string;
+                        origin: string;
+                        plan: string;
+                        planDetail: {
+                            id: string;
+                            name: string;
+                            priceMinor: number;
+                            currency: string;
+                            period: "MONTH" | "YEAR";
+                        } | null;
+                        version: string;
+                        latestVersion: string;
+                        upgradeAvailable: boolean;
+                        status: "ACTIVE" | "PAYMENT_DUE";
+                        transactionId: string | null;
+                        nextBillingAt: string | null;
+                        lastInvoice: {
+                            /** Format: uuid */
+                            id: string;
+                            number: number;
+                            amountMinor: number;
+                            currency: string;
+                            status: "OPEN" | "PAID" | "FAILED" | "VOID";
+                            /** Format: date-time */
+                            createdAt: string;
+                            paidAt: string | null;
+                        } | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    rescheduleOrganizationApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: date-time */
+                    nextBillingAt: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** Format: uuid */
+                        installationId: string;
+                        /** Format: uuid */
+                        organizationId: string;
+                        name: string;
+                        description: string;
+                        publisher: string;
+                        entryUrl: string;
+                        origin: string;
+                        plan: string;
+                        planDetail: {
+                            id: string;
+                            name: string;
+                            priceMinor: number;
+                            currency: string;
+                            period: "MONTH" | "YEAR";
+                        } | null;
+                        version: string;
+                        latestVersion: string;
+                        upgradeAvailable: boolean;
+                        status: "ACTIVE" | "PAYMENT_DUE";
+                        transactionId: string | null;
+                        nextBillingAt: string | null;
+                        lastInvoice: {
+                            /** Format: uuid */
+                            id: string;
+                            number: number;
+                            amountMinor: number;
+                            currency: string;
+                            status: "OPEN" | "PAID" | "FAILED" | "VOID";
+                            /** Format: date-time */
+                            createdAt: string;
+                            paidAt: string | null;
+                        } | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    changeOrganizationAppPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+                id: string;
+                plan: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the user authorizes the recurring payments of a paid plan; false gives USER_REJECTED */
+                    approved?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** Format: uuid */
+                        installationId: string;
+                        /** Format: uuid */
+                        organizationId: string;
+                        name: string;
+                        description: string;
+                        publisher: string;
+                        entryUrl: string;
+                        origin: string;
+                        plan: string;
+                        planDetail: {
+                            id: string;
+                            name: string;
+                            priceMinor: number;
+                            currency: string;
+                            period: "MONTH" | "YEAR";
+                        } | null;
+                        version: string;
+                        latestVersion: string;
+                        upgradeAvailable: boolean;
+                        status: "ACTIVE" | "PAYMENT_DUE";
+                        transactionId: string | null;
+                        nextBillingAt: string | null;
+                        lastInvoice: {
+                            /** Format: uuid */
+                            id: string;
+                            number: number;
+                            amountMinor: number;
+                            currency: string;
+                            status: "OPEN" | "PAID" | "FAILED" | "VOID";
+                            /** Format: date-time */
+                            createdAt: string;
+                            paidAt: string | null;
+                        } | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    upgradeOrganizationApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** Format: uuid */
+                        installationId: string;
+                        /** Format: uuid */
+                        organizationId: string;
+                        name: string;
+                        description: string;
+                        publisher: string;
+                        entryUrl: string;
+                        origin: string;
+                        plan: string;
+                        planDetail: {
+                            id: string;
+                            name: string;
+                            priceMinor: number;
+                            currency: string;
+                            period: "MONTH" | "YEAR";
+                        } | null;
+                        version: string;
+                        latestVersion: string;
+                        upgradeAvailable: boolean;
+                        status: "ACTIVE" | "PAYMENT_DUE";
+                        transactionId: string | null;
+                        nextBillingAt: string | null;
+                        lastInvoice: {
+                            /** Format: uuid */
+                            id: string;
+                            number: number;
+                            amountMinor: number;
+                            currency: string;
+                            status: "OPEN" | "PAID" | "FAILED" | "VOID";
+                            /** Format: date-time */
+                            createdAt: string;
+                            paidAt: string | null;
+                        } | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -103,6 +103,627 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/svc/license/api/v1/organizations/{org}/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The products {org} sells with their current version, paged (page size default and maximum 10000, spec 9); search matches code and name; sort by code, name, resourceType, createdAt, updatedAt (READ products). */
+        get: operations["getProducts"];
+        put?: never;
+        /** @description A new product with its version 1 (CREATE products; only a dealer or a top-level organization sells, else 403). Prices are integer minor units (cents). 409 when the code is taken in {org}. */
+        post: operations["createProduct"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/products/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description How many products {org} sells (same filters as the list) (READ products). */
+        get: operations["getProductCount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/products/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One product of {org} with its current version (READ products). */
+        get: operations["getProduct"];
+        /** @description Changes the name and description of a product (UPDATE products). What a licence grants and costs changes through a new version (POST .../versions). */
+        put: operations["updateProduct"];
+        post?: never;
+        /** @description Deletes a product (DELETE products); 409 once a licence of it was issued (licences keep their product). */
+        delete: operations["deleteProduct"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/products/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Every version of a product, newest first (READ products). */
+        get: operations["getProductVersions"];
+        put?: never;
+        /** @description A new version of a product (grant, term, price); it becomes the current one for new licences, issued licences keep their version (UPDATE products). */
+        post: operations["createProductVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/licenses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The licences {org} holds, 200 a page (the maximum), newest first (spec 9); filter by status, search the code or product name; sort by createdAt, expiresAt, activatedAt, status, licenseCode (READ organizations). */
+        get: operations["getLicenses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/licenses/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description How many licences {org} holds (status and search filters; page and pageSize up to 1000 are accepted and ignored, spec 9) (READ organizations). */
+        get: operations["getLicenseCount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/licenses/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Whether a licence code names a licence of {org} that is in force (ACTIVE) or can be activated (ISSUED). An unknown code and another organization's code answer valid false 'unknown licence code'; a code that cannot be one (not LIC-XXXX-XXXX-XXXX) is 400 (READ organizations). */
+        get: operations["validateLicense"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/licenses/expirationDate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The latest expiry of the ACTIVE licences of {org} (null when it has none) (READ organizations). */
+        get: operations["getLicenseExpirationDate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/licenses/activation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Activates an ISSUED licence issued to {org} by its code: ACTIVE, the term starts now (server clock) and one term (price × quantity) is charged to {org}; its device licences take the licence's expiry (UPDATE organizations). 404 for an unknown code, 409 for a licence that is not ISSUED or a refused payment, 400 for a malformed code. */
+        post: operations["activateLicense"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/licenses/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One licence of {org} (READ organizations). */
+        get: operations["getLicense"];
+        /** @description Changes a licence of {org}: the holder may set autorenew (product, version and quantity are fixed; the dealer issues another licence for more) (UPDATE organizations). 409 on a REVOKED licence. */
+        put: operations["updateLicense"];
+        post?: never;
+        /** @description Deletes a licence of {org} that was never activated (ISSUED) with its device licences; 409 for any other status (UPDATE organizations). */
+        delete: operations["deleteLicense"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/licenses/{id}/renew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Renews a licence of {org} by one term of its product version, from the later of now and its expiry; one term (price × quantity) is charged to {org} (reference license:{id}). An EXPIRED licence becomes ACTIVE again and its device licences (and devices) come back. 409 for ISSUED or REVOKED licences or a refused payment (UPDATE organizations). */
+        post: operations["renewLicense"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/licenses/{id}/autorenew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** @description Sets autorenew: at the end of its term the licence is renewed and charged instead of expiring (UPDATE organizations). 409 on a REVOKED licence. */
+        put: operations["setLicenseAutorenew"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/subscriptions/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description What happened to the licences of {org} (ISSUED, ACTIVATED, RENEWED, AUTORENEW_ON/OFF, EXPIRY_WARNING, EXPIRED, REVOKED), newest first, paged; from inclusive, to exclusive; filter by licenseId and event (READ organizations). */
+        get: operations["getSubscriptionHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/subscriptions/trialExpiration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The trial of {org}: an organization holding no ACTIVE licence runs on a 30-day trial from its creation (server clock) (READ organizations). */
+        get: operations["getTrialExpiration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The client organizations of dealer {org} (its direct sub-organizations), paged, with licence counts; search matches name and resourceId; sort by name, createdAt, resourceId. {org} must be a dealer (organizations.dealer, else 403) and the caller needs CREATE or UPDATE on products there (spec 6). */
+        get: operations["getDealerClients"];
+        put?: never;
+        /** @description Creates a client organization: a sub-organization of dealer {org} with the default roles (Administrator, Operator) and its own resources; IoT and VPN default to the dealer's. {org} must be a dealer (organizations.dealer, else 403) and the caller needs CREATE or UPDATE on products there (spec 6). */
+        post: operations["createDealerClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/clients/{client}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One client of dealer {org}: its licences, device licence counts, and per resource type the allowance of its ACTIVE licences and its metered use (journal sum). Not a direct sub-organization: 404. {org} must be a dealer (organizations.dealer, else 403) and the caller needs CREATE or UPDATE on products there (spec 6). */
+        get: operations["getDealerClient"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/clients/{client}/licenses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Issues a licence of one of dealer {org}'s products (its current version) to a client: ISSUED (the client activates its code), or ACTIVE at once with activate (the term starts and is charged to the client). A devices product brings quantity × version quantity device licences (activation keys) to the client, whose expiry follows the licence. {org} must be a dealer (organizations.dealer, else 403) and the caller needs CREATE or UPDATE on products there (spec 6). */
+        post: operations["issueDealerLicense"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/issuedLicenses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The licences dealer {org} issued, 200 a page, newest first; filter by status and clientId; search matches code, product and client name. {org} must be a dealer (organizations.dealer, else 403) and the caller needs CREATE or UPDATE on products there (spec 6). */
+        get: operations["getIssuedLicenses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/issuedLicenses/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One licence dealer {org} issued. {org} must be a dealer (organizations.dealer, else 403) and the caller needs CREATE or UPDATE on products there (spec 6). */
+        get: operations["getIssuedLicense"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/issuedLicenses/{id}/renew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Renews a licence dealer {org} issued by one term, charged to the client (as POST /licenses/{id}/renew). {org} must be a dealer (organizations.dealer, else 403) and the caller needs CREATE or UPDATE on products there (spec 6). */
+        post: operations["renewIssuedLicense"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/issuedLicenses/{id}/autorenew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** @description Sets autorenew on a licence dealer {org} issued; 409 on a REVOKED licence. {org} must be a dealer (organizations.dealer, else 403) and the caller needs CREATE or UPDATE on products there (spec 6). */
+        put: operations["setIssuedLicenseAutorenew"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/issuedLicenses/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Revokes a licence dealer {org} issued: REVOKED (final), its device licences EXPIRED and their devices disconnected (MQTT sign-in refused). 409 when already revoked. {org} must be a dealer (organizations.dealer, else 403) and the caller needs CREATE or UPDATE on products there (spec 6). */
+        post: operations["revokeIssuedLicense"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The account flags of {org} (spec 7 "/organizations/{id} GET"): dealer, hasOwnResources, inAppPurchases (READ organizations). */
+        get: operations["getOrganizationAccount"];
+        /** @description Sets the account flags of {org} (spec 7 "/organizations/{id} PUT"): dealer, hasOwnResources, inAppPurchases. Only an ANCESTOR organization changes them: `by` names it (id or resourceId), the caller's permission token is for `by` and holds UPDATE organizations there, and {org} lies below it (else 404). An organization cannot set its own flags (403). */
+        put: operations["updateOrganizationAccount"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/subscriptions/resource/{type}/journal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The metered usage of one resource type of {org}, newest first, paged; from inclusive, to exclusive. READ organizations in {org}. */
+        get: operations["getResourceJournal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/subscriptions/resource/{type}/journal/sum": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The exact sum of the journal deltas (and the number of entries) over the same filters. READ organizations in {org}. */
+        get: operations["getResourceJournalSum"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/subscriptions/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Per resource type: allowance (Σ over ACTIVE licences of licence quantity × product version quantity, null when none grants it), used (journal sum of all time) and available. An organization with hasOwnResources false draws on its parent's allowances (pooledWith). READ organizations in {org}. */
+        get: operations["getSubscriptionSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/subscriptions/summaryByOrg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The summary of every direct sub-organization of {org}: what is assigned to each. READ organizations in {org}. */
+        get: operations["getSubscriptionSummaryByOrg"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/subscriptions/aggregated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Journal sums per UTC day or month bucket per resource type between from (inclusive) and to (exclusive; default the last 30 days), with the running total at each bucket end (all time). At most 1000 buckets. READ organizations in {org}. */
+        get: operations["getSubscriptionAggregated"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/subscriptions/aggregatedByOrg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description As /aggregated, for {org} itself and each direct sub-organization. READ organizations in {org}. */
+        get: operations["getSubscriptionAggregatedByOrg"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The invoices of {org}, newest first, paged; filter by status (READ organizations). */
+        get: operations["getInvoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/clientInvoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operator view: invoices of every organization below {org} (not its own), newest first, paged (READ products in {org}). */
+        get: operations["getClientInvoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/invoices/{id}/paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description The operator marks an OPEN invoice PAID (no body). {org} is the OPERATOR organization: it must be a strict ancestor of the invoice's organization and the caller needs UPDATE products there; an organization cannot mark its own invoice paid (404). The execution it pays (transaction:{id}/{n}) becomes PAID. 409 when the invoice is not OPEN. */
+        post: operations["markInvoicePaid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The preauthorized transactions of {org}, newest first, paged (READ organizations). */
+        get: operations["getPreauthorizedTransactions"];
+        put?: never;
+        /** @description Requests a preauthorized transaction (UPDATE organizations). Always recorded and answered 201 with its result: ERROR_NO_IN_APP_PURCHASES when the organization has in-app purchases off, ERROR_NO_EMPTY_TRANSACTIONS when maxAmountMinor or maxExecutions is 0, USER_REJECTED when approved is false, else AUTHORIZED (status ACTIVE). Refused ones have status REFUSED. */
+        post: operations["createPreauthorizedTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/transactions/{id}/executions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The execution orders of a transaction of {org}, in order, with their invoices (READ organizations). */
+        get: operations["getTransactionExecutions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/transactions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** @description Revokes an ACTIVE transaction (UPDATE organizations): status REVOKED, later executions are refused. 409 when it is not ACTIVE. */
+        delete: operations["revokePreauthorizedTransaction"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/transactions/{id}/executions/{n}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Retries the payment of a FAILED or PENDING execution (UPDATE organizations): charges it again through the payment provider with a new invoice; the previous open invoice becomes VOID. 409 for a PAID execution or a revoked transaction. */
+        post: operations["retryTransactionExecution"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -955,6 +1576,5013 @@ export interface operations {
             };
             /** @description Every failed call answers with this shape; message names the offending field. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getProducts: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+                search?: string;
+                sort?: string;
+                order?: "asc" | "desc";
+                resourceType?: "devices" | "users" | "dataPoints" | "vpnMinutes";
+            };
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            organizationId: string;
+                            code: string;
+                            name: string;
+                            description: string;
+                            resourceType: "devices" | "users" | "dataPoints" | "vpnMinutes";
+                            currentVersion: number;
+                            current: {
+                                version: number;
+                                /** @description units of the resource ONE licence unit grants (devices: activation keys; vpnMinutes: minutes a term) */
+                                quantity: number;
+                                termDays: number;
+                                /** @description price of one licence unit for one term in integer minor units (cents) of currency */
+                                priceMinor: number;
+                                /** @description ISO 4217 code, e.g. EUR */
+                                currency: string;
+                                /** @description devices products: the activation keys are VPN device licences */
+                                vpn: boolean;
+                                /** Format: date-time */
+                                createdAt: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        total: number;
+                        page: number;
+                        pageSize: number;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    createProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description unique in the selling organization: letters, digits, dot, dash, underscore */
+                    code: string;
+                    name: string;
+                    description?: string;
+                    resourceType: "devices" | "users" | "dataPoints" | "vpnMinutes";
+                    /** @description units of the resource ONE licence unit grants (devices: activation keys; vpnMinutes: minutes a term) */
+                    quantity: number;
+                    termDays: number;
+                    /** @description price of one licence unit for one term in integer minor units (cents) of currency */
+                    priceMinor: number;
+                    /** @description ISO 4217 code, e.g. EUR */
+                    currency: string;
+                    vpn?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        organizationId: string;
+                        code: string;
+                        name: string;
+                        description: string;
+                        resourceType: "devices" | "users" | "dataPoints" | "vpnMinutes";
+                        currentVersion: number;
+                        current: {
+                            version: number;
+                            /** @description units of the resource ONE licence unit grants (devices: activation keys; vpnMinutes: minutes a term) */
+                            quantity: number;
+                            termDays: number;
+                            /** @description price of one licence unit for one term in integer minor units (cents) of currency */
+                            priceMinor: number;
+                            /** @description ISO 4217 code, e.g. EUR */
+                            currency: string;
+                            /** @description devices products: the activation keys are VPN device licences */
+                            vpn: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getProductCount: {
+        parameters: {
+            query?: {
+                search?: string;
+                resourceType?: "devices" | "users" | "dataPoints" | "vpnMinutes";
+            };
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        organizationId: string;
+                        code: string;
+                        name: string;
+                        description: string;
+                        resourceType: "devices" | "users" | "dataPoints" | "vpnMinutes";
+                        currentVersion: number;
+                        current: {
+                            version: number;
+                            /** @description units of the resource ONE licence unit grants (devices: activation keys; vpnMinutes: minutes a term) */
+                            quantity: number;
+                            termDays: number;
+                            /** @description price of one licence unit for one term in integer minor units (cents) of currency */
+                            priceMinor: number;
+                            /** @description ISO 4217 code, e.g. EUR */
+                            currency: string;
+                            /** @description devices products: the activation keys are VPN device licences */
+                            vpn: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    updateProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        organizationId: string;
+                        code: string;
+                        name: string;
+                        description: string;
+                        resourceType: "devices" | "users" | "dataPoints" | "vpnMinutes";
+                        currentVersion: number;
+                        current: {
+                            version: number;
+                            /** @description units of the resource ONE licence unit grants (devices: activation keys; vpnMinutes: minutes a term) */
+                            quantity: number;
+                            termDays: number;
+                            /** @description price of one licence unit for one term in integer minor units (cents) of currency */
+                            priceMinor: number;
+                            /** @description ISO 4217 code, e.g. EUR */
+                            currency: string;
+                            /** @description devices products: the activation keys are VPN device licences */
+                            vpn: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getProductVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            version: number;
+                            /** @description units of the resource ONE licence unit grants (devices: activation keys; vpnMinutes: minutes a term) */
+                            quantity: number;
+                            termDays: number;
+                            /** @description price of one licence unit for one term in integer minor units (cents) of currency */
+                            priceMinor: number;
+                            /** @description ISO 4217 code, e.g. EUR */
+                            currency: string;
+                            /** @description devices products: the activation keys are VPN device licences */
+                            vpn: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    createProductVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description units of the resource ONE licence unit grants (devices: activation keys; vpnMinutes: minutes a term) */
+                    quantity: number;
+                    termDays: number;
+                    /** @description price of one licence unit for one term in integer minor units (cents) of currency */
+                    priceMinor: number;
+                    /** @description ISO 4217 code, e.g. EUR */
+                    currency: string;
+                    vpn?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        version: number;
+                        /** @description units of the resource ONE licence unit grants (devices: activation keys; vpnMinutes: minutes a term) */
+                        quantity: number;
+                        termDays: number;
+                        /** @description price of one licence unit for one term in integer minor units (cents) of currency */
+                        priceMinor: number;
+                        /** @description ISO 4217 code, e.g. EUR */
+                        currency: string;
+                        /** @description devices products: the activation keys are VPN device licences */
+                        vpn: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getLicenses: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+                /** @description matches the licence code */
+                search?: string;
+                sort?: string;
+                order?: "asc" | "desc";
+                status?: "ISSUED" | "ACTIVE" | "EXPIRED" | "REVOKED";
+            };
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            licenseCode: string;
+                            /** Format: uuid */
+                            organizationId: string;
+                            organizationName: string;
+                            issuerOrganizationId: string | null;
+                            issuerOrganizationName: string | null;
+                            product: {
+                                /** Format: uuid */
+                                id: string;
+                                code: string;
+                                name: string;
+                                resourceType: "devices" | "users" | "dataPoints" | "vpnMinutes";
+                            };
+                            productVersion: number;
+                            grant: {
+                                version: number;
+                                /** @description units of the resource ONE licence unit grants (devices: activation keys; vpnMinutes: minutes a term) */
+                                quantity: number;
+                                termDays: number;
+                                /** @description price of one licence unit for one term in integer minor units (cents) of currency */
+                                priceMinor: number;
+                                /** @description ISO 4217 code, e.g. EUR */
+                                currency: string;
+                                /** @description devices products: the activation keys are VPN device licences */
+                                vpn: boolean;
+                                /** Format: date-time */
+                                createdAt: string;
+                            };
+                            /** @description licence units */
+                            quantity: number;
+                            allowance: number;
+                            termPriceMinor: number;
+                            status: "ISSUED" | "ACTIVE" | "EXPIRED" | "REVOKED";
+                            autorenew: boolean;
+                            activatedAt: string | null;
+                            expiresAt: string | null;
+                            deviceLicenses: {
+                                total: number;
+                                available: number;
+                                active: number;
+                                expired: number;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        total: number;
+                        page: number;
+                        pageSize: number;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getLicenseCount: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+                search?: string;
+                status?: "ISSUED" | "ACTIVE" | "EXPIRED" | "REVOKED";
+            };
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    validateLicense: {
+        parameters: {
+            query: {
+                /** @description a licence code, for example LIC-7KQM-3XRT-W9HC (case and surrounding spaces do not matter) */
+                licenseCode: string;
+            };
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ISSUED (can be activated) or ACTIVE (in force) */
+                        valid: boolean;
+                        reason?: string;
+                        status: ("ISSUED" | "ACTIVE" | "EXPIRED" | "REVOKED") | null;
+                        product: {
+                            /** Format: uuid */
+                            id: string;
+                            code: string;
+                            name: string;
+                            resourceType: "devices" | "users" | "dataPoints" | "vpnMinutes";
+                        } | null;
+                        quantity: number | null;
+                        expiresAt: string | null;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getLicenseExpirationDate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        expirationDate: string | null;
+                        licenseId: string | null;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    activateLicense: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a licence code, for example LIC-7KQM-3XRT-W9HC (case and surrounding spaces do not matter) */
+                    licenseCode: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        license: {
+                            /** Format: uuid */
+                            id: string;
+                            licenseCode: string;
+                            /** Format: uuid */
+                            organizationId: string;
+                            organizationName: string;
+                            issuerOrganizationId: string | null;
+                            issuerOrganizationName: string | null;
+                            product: {
+                                /** Format: uuid */
+                                id: string;
+                                code: string;
+                                name: string;
+                                resourceType: "devices" | "users" | "dataPoints" | "vpnMinutes";
+                            };
+                            productVersion: number;
+                            grant: {
+                                version: number;
+                                /** @description units of the resource ONE licence unit grants (devices: activation keys; vpnMinutes: minutes a term) */
+                                quantity: number;
+                                termDays: number;
+                                /** @description price of one licence unit for one term in integer minor units (cents) of currency */
+                                priceMinor: number;
+                                /** @description ISO 4217 code, e.g. EUR */
+                                currency: string;
+                                /** @description devices products: the activation keys are VPN device licences */
+                                vpn: boolean;
+                                /** Format: date-time */
+                                createdAt: string;
+                            };
+                            /** @description licence units */
+                            quantity: number;
+                            allowance: number;
+                            termPriceMinor: number;
+                            status: "ISSUED" | "ACTIVE" | "EXPIRED" | "REVOKED";
+                            autorenew: boolean;
+                            activatedAt: string | null;
+                            expiresAt: string | null;
+                            deviceLicenses: {
+                                total: number;
+                                available: number;
+                                active: number;
+                                expired: number;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                        charge: {
+                            /** Format: uuid */
+                            invoiceId: string;
+                            status: "PAID" | "OPEN" | "FAILED";
+                            amountMinor: number;
+                            currency: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getLicense: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        licenseCode: string;
+                        /** Format: uuid */
+                        organizationId: string;
+                        organizationName: string;
+                        issuerOrganizationId: string | null;
+                        issuerOrganizationName: string | null;
+                        product: {
+                            /** Format: uuid */
+                            id: string;
+                            code: string;
+                            name: string;
+                            resourceType: "devices" | "users" | "dataPoints" | "vpnMinutes";
+                        };
+                        productVersion: number;
+                        grant: {
+                            version: number;
+                            /** @description units of the resource ONE licence unit grants (devices: activation keys; vpnMinutes: minutes a term) */
+                            quantity: number;
+                            termDays: number;
+                            /** @description price of one licence unit for one term in integer minor units (cents) of currency */
+                            priceMinor: number;
+                            /** @description ISO 4217 code, e.g. EUR */
+                            currency: string;
+                            /** @description devices products: the activation keys are VPN device licences */
+                            vpn: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                        /** @description licence units */
+                        quantity: number;
+                        allowance: number;
+                        termPriceMinor: number;
+                        status: "ISSUED" | "ACTIVE" | "EXPIRED" | "REVOKED";
+                        autorenew: boolean;
+                        activatedAt: string | null;
+                        expiresAt: string | null;
+                        deviceLicenses: {
+                            total: number;
+                            available: number;
+                            active: number;
+                            expired: number;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    updateLicense: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    autorenew?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        licenseCode: string;
+                        /** Format: uuid */
+                        organizationId: string;
+                        organizationName: string;
+                        issuerOrganizationId: string | null;
+                        issuerOrganizationName: string | null;
+                        product: {
+                            /** Format: uuid */
+                            id: string;
+                            code: string;
+                            name: string;
+                            resourceType: "devices" | "users" | "dataPoints" | "vpnMinutes";
+                        };
+                        productVersion: number;
+                        grant: {
+                            version: number;
+                            /** @description units of the resource ONE licence unit grants (devices: activation keys; vpnMinutes: minutes a term) */
+                            quantity: number;
+                            termDays: number;
+                            /** @description price of one licence unit for one term in integer minor units (cents) of currency */
+                            priceMinor: number;
+                            /** @description ISO 4217 code, e.g. EUR */
+                            currency: string;
+                            /** @description devices products: the activation keys are VPN device licences */
+                            vpn: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                        /** @description licence units */
+                        quantity: number;
+                        allowance: number;
+                        termPriceMinor: number;
+                        status: "ISSUED" | "ACTIVE" | "EXPIRED" | "REVOKED";
+                        autorenew: boolean;
+                        activatedAt: string | null;
+                        expiresAt: string | null;
+                        deviceLicenses: {
+                            total: number;
+                            available: number;
+                            active: number;
+                            expired: number;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteLicense: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    renewLicense: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        license: {
+                            /** Format: uuid */
+                            id: string;
+                            licenseCode: string;
+                            /** Format: uuid */
+                            organizationId: string;
+                            organizationName: string;
+                            issuerOrganizationId: string | null;
+                            issuerOrganizationName: string | null;
+                            product: {
+                                /** Format: uuid */
+                                id: string;
+                                code: string;
+                                name: string;
+                                resourceType: "devices" | "users" | "dataPoints" | "vpnMinutes";
+                            };
+                            productVersion: number;
+                            grant: {
+                                version: number;
+                                /** @description units of the resource ONE licence unit grants (devices: activation keys; vpnMinutes: minutes a term) */
+                                quantity: number;
+                                termDays: number;
+                                /** @description price of one licence unit for one term in integer minor units (cents) of currency */
+                                priceMinor: number;
+                                /** @description ISO 4217 code, e.g. EUR */
+                                currency: string;
+                                /** @description devices products: the activation keys are VPN device licences */
+                                vpn: boolean;
+                                /** Format: date-time */
+                                createdAt: string;
+                            };
+                            /** @description licence units */
+                            quantity: number;
+                            allowance: number;
+                            termPriceMinor: number;
+                            status: "ISSUED" | "ACTIVE" | "EXPIRED" | "REVOKED";
+                            autorenew: boolean;
+                            activatedAt: string | null;
+                            expiresAt: string | null;
+                            deviceLicenses: {
+                                total: number;
+                                available: number;
+                                active: number;
+                                expired: number;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                        charge: {
+                            /** Format: uuid */
+                            invoiceId: string;
+                            status: "PAID" | "OPEN" | "FAILED";
+                            amountMinor: number;
+                            currency: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    setLicenseAutorenew: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    autorenew: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        licenseCode: string;
+                        /** Format: uuid */
+                        organizationId: string;
+                        organizationName: string;
+                        issuerOrganizationId: string | null;
+                        issuerOrganizationName: string | null;
+                        product: {
+                            /** Format: uuid */
+                            id: string;
+                            code: string;
+                            name: string;
+                            resourceType: "devices" | "users" | "dataPoints" | "vpnMinutes";
+                        };
+                        productVersion: number;
+                        grant: {
+                            version: number;
+                            /** @description units of the resource ONE licence unit grants (devices: activation keys; vpnMinutes: minutes a term) */
+                            quantity: number;
+                            termDays: number;
+                            /** @description price of one licence unit for one term in integer minor units (cents) of currency */
+                            priceMinor: number;
+                            /** @description ISO 4217 code, e.g. EUR */
+                            currency: string;
+                            /** @description devices products: the activation keys are VPN device licences */
+                            vpn: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                        /** @description licence units */
+                        quantity: number;
+                        allowance: number;
+                        termPriceMinor: number;
+                        status: "ISSUED" | "ACTIVE" | "EXPIRED" | "REVOKED";
+                        autorenew: boolean;
+                        activatedAt: string | null;
+                        expiresAt: string | null;
+                        deviceLicenses: {
+                            total: number;
+                            available: number;
+                            active: number;
+                            expired: number;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getSubscriptionHistory: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+                /** @description inclusive */
+                from?: string;
+                /** @description exclusive */
+                to?: string;
+                licenseId?: string;
+                event?: "ISSUED" | "ACTIVATED" | "RENEWED" | "AUTORENEW_ON" | "AUTORENEW_OFF" | "EXPIRY_WARNING" | "EXPIRED" | "REVOKED";
+            };
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            licenseId: string | null;
+                            licenseCode: string | null;
+                            productName: string | null;
+                            event: string;
+                            detail: {
+                                [key: string]: unknown;
+                            };
+                            /** Format: date-time */
+                            at: string;
+                        }[];
+                        total: number;
+                        page: number;
+                        pageSize: number;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getTrialExpiration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        onTrial: boolean;
+                        /** Format: date-time */
+                        trialStartedAt: string;
+                        /** Format: date-time */
+                        trialExpiresAt: string;
+                        /** @description on trial and the trial is over */
+                        expired: boolean;
+                        daysLeft: number;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getDealerClients: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+                search?: string;
+                sort?: string;
+                order?: "asc" | "desc";
+            };
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            resourceId: string;
+                            name: string;
+                            iotEnabled: boolean;
+                            vpnEnabled: boolean;
+                            dealer: boolean;
+                            hasOwnResources: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            licenseCount: number;
+                            activeLicenseCount: number;
+                        }[];
+                        total: number;
+                        page: number;
+                        pageSize: number;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    createDealerClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    iotEnabled?: boolean;
+                    vpnEnabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        resourceId: string;
+                        name: string;
+                        iotEnabled: boolean;
+                        vpnEnabled: boolean;
+                        dealer: boolean;
+                        hasOwnResources: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                        licenseCount: number;
+                        activeLicenseCount: number;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getDealerClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+                client: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        client: {
+                            /** Format: uuid */
+                            id: string;
+                            resourceId: string;
+                            name: string;
+                            iotEnabled: boolean;
+                            vpnEnabled: boolean;
+                            dealer: boolean;
+                            hasOwnResources: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            licenseCount: number;
+                            activeLicenseCount: number;
+                        };
+                        licenses: {
+                            /** Format: uuid */
+                            id: string;
+                            licenseCode: string;
+                            /** Format: uuid */
+                            organizationId: string;
+                            organizationName: string;
+                            issuerOrganizationId: string | null;
+                            issuerOrganizationName: string | null;
+                            product: {
+                                /** Format: uuid */
+                                id: string;
+                                code: string;
+                                name: string;
+                                resourceType: "devices" | "users" | "dataPoints" | "vpnMinutes";
+                            };
+                            productVersion: number;
+                            grant: {
+                                version: number;
+                                /** @description units of the resource ONE licence unit grants (devices: activation keys; vpnMinutes: minutes a term) */
+                                quantity: number;
+                                termDays: number;
+                                /** @description price of one licence unit for one term in integer minor units (cents) of currency */
+                                priceMinor: number;
+                                /** @description ISO 4217 code, e.g. EUR */
+                                currency: string;
+                                /** @description devices products: the activation keys are VPN device licences */
+                                vpn: boolean;
+                                /** Format: date-time */
+                                createdAt: string;
+                            };
+                            /** @description licence units */
+                            quantity: number;
+                            allowance: number;
+                            termPriceMinor: number;
+                            status: "ISSUED" | "ACTIVE" | "EXPIRED" | "REVOKED";
+                            autorenew: boolean;
+                            activatedAt: string | null;
+                            expiresAt: string | null;
+                            deviceLicenses: {
+                                total: number;
+                                available: number;
+                                active: number;
+                                expired: number;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        deviceLicenses: {
+                            total: number;
+                            available: number;
+                            active: number;
+                            expired: number;
+                        };
+                        resources: {
+                            resourceType: "devices" | "users" | "dataPoints" | "vpnMinutes";
+                            allowance: number;
+                            used: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    issueDealerLicense: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+                client: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    productId: string;
+                    /** @description licence units */
+                    quantity: number;
+                    /** @description ACTIVE at once (the term starts now) instead of ISSUED */
+                    activate?: boolean;
+                    autorenew?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        license: {
+                            /** Format: uuid */
+                            id: string;
+                            licenseCode: string;
+                            /** Format: uuid */
+                            organizationId: string;
+                            organizationName: string;
+                            issuerOrganizationId: string | null;
+                            issuerOrganizationName: string | null;
+                            product: {
+                                /** Format: uuid */
+                                id: string;
+                                code: string;
+                                name: string;
+                                resourceType: "devices" | "users" | "dataPoints" | "vpnMinutes";
+                            };
+                            productVersion: number;
+                            grant: {
+                                version: number;
+                                /** @description units of the resource ONE licence unit grants (devices: activation keys; vpnMinutes: minutes a term) */
+                                quantity: number;
+                                termDays: number;
+                                /** @description price of one licence unit for one term in integer minor units (cents) of currency */
+                                priceMinor: number;
+                                /** @description ISO 4217 code, e.g. EUR */
+                                currency: string;
+                                /** @description devices products: the activation keys are VPN device licences */
+                                vpn: boolean;
+                                /** Format: date-time */
+                                createdAt: string;
+                            };
+                            /** @description licence units */
+                            quantity: number;
+                            allowance: number;
+                            termPriceMinor: number;
+                            status: "ISSUED" | "ACTIVE" | "EXPIRED" | "REVOKED";
+                            autorenew: boolean;
+                            activatedAt: string | null;
+                            expiresAt: string | null;
+                            deviceLicenses: {
+                                total: number;
+                                available: number;
+                                active: number;
+                                expired: number;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                        charge: {
+                            /** Format: uuid */
+                            invoiceId: string;
+                            status: "PAID" | "OPEN" | "FAILED";
+                            amountMinor: number;
+                            currency: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getIssuedLicenses: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+                /** @description licence code or client name */
+                search?: string;
+                sort?: string;
+                order?: "asc" | "desc";
+                status?: "ISSUED" | "ACTIVE" | "EXPIRED" | "REVOKED";
+                clientId?: string;
+            };
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            licenseCode: string;
+                            /** Format: uuid */
+                            organizationId: string;
+                            organizationName: string;
+                            issuerOrganizationId: string | null;
+                            issuerOrganizationName: string | null;
+                            product: {
+                                /** Format: uuid */
+                                id: string;
+                                code: string;
+                                name: string;
+                                resourceType: "devices" | "users" | "dataPoints" | "vpnMinutes";
+                            };
+                            productVersion: number;
+                            grant: {
+                                version: number;
+                                /** @description units of the resource ONE licence unit grants (devices: activation keys; vpnMinutes: minutes a term) */
+                                quantity: number;
+                                termDays: number;
+                                /** @description price of one licence unit for one term in integer minor units (cents) of currency */
+                                priceMinor: number;
+                                /** @description ISO 4217 code, e.g. EUR */
+                                currency: string;
+                                /** @description devices products: the activation keys are VPN device licences */
+                                vpn: boolean;
+                                /** Format: date-time */
+                                createdAt: string;
+                            };
+                            /** @description licence units */
+                            quantity: number;
+                            allowance: number;
+                            termPriceMinor: number;
+                            status: "ISSUED" | "ACTIVE" | "EXPIRED" | "REVOKED";
+                            autorenew: boolean;
+                            activatedAt: string | null;
+                            expiresAt: string | null;
+                            deviceLicenses: {
+                                total: number;
+                                available: number;
+                                active: number;
+                                expired: number;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        total: number;
+                        page: number;
+                        pageSize: number;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getIssuedLicense: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        licenseCode: string;
+                        /** Format: uuid */
+                        organizationId: string;
+                        organizationName: string;
+                        issuerOrganizationId: string | null;
+                        issuerOrganizationName: string | null;
+                        product: {
+                            /** Format: uuid */
+                            id: string;
+                            code: string;
+                            name: string;
+                            resourceType: "devices" | "users" | "dataPoints" | "vpnMinutes";
+                        };
+                        productVersion: number;
+                        grant: {
+                            version: number;
+                            /** @description units of the resource ONE licence unit grants (devices: activation keys; vpnMinutes: minutes a term) */
+                            quantity: number;
+                            termDays: number;
+                            /** @description price of one licence unit for one term in integer minor units (cents) of currency */
+                            priceMinor: number;
+                            /** @description ISO 4217 code, e.g. EUR */
+                            currency: string;
+                            /** @description devices products: the activation keys are VPN device licences */
+                            vpn: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                        /** @description licence units */
+                        quantity: number;
+                        allowance: number;
+                        termPriceMinor: number;
+                        status: "ISSUED" | "ACTIVE" | "EXPIRED" | "REVOKED";
+                        autorenew: boolean;
+                        activatedAt: string | null;
+                        expiresAt: string | null;
+                        deviceLicenses: {
+                            total: number;
+                            available: number;
+                            active: number;
+                            expired: number;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    renewIssuedLicense: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        license: {
+                            /** Format: uuid */
+                            id: string;
+                            licenseCode: string;
+                            /** Format: uuid */
+                            organizationId: string;
+                            organizationName: string;
+                            issuerOrganizationId: string | null;
+                            issuerOrganizationName: string | null;
+                            product: {
+                                /** Format: uuid */
+                                id: string;
+                                code: string;
+                                name: string;
+                                resourceType: "devices" | "users" | "dataPoints" | "vpnMinutes";
+                            };
+                            productVersion: number;
+                            grant: {
+                                version: number;
+                                /** @description units of the resource ONE licence unit grants (devices: activation keys; vpnMinutes: minutes a term) */
+                                quantity: number;
+                                termDays: number;
+                                /** @description price of one licence unit for one term in integer minor units (cents) of currency */
+                                priceMinor: number;
+                                /** @description ISO 4217 code, e.g. EUR */
+                                currency: string;
+                                /** @description devices products: the activation keys are VPN device licences */
+                                vpn: boolean;
+                                /** Format: date-time */
+                                createdAt: string;
+                            };
+                            /** @description licence units */
+                            quantity: number;
+                            allowance: number;
+                            termPriceMinor: number;
+                            status: "ISSUED" | "ACTIVE" | "EXPIRED" | "REVOKED";
+                            autorenew: boolean;
+                            activatedAt: string | null;
+                            expiresAt: string | null;
+                            deviceLicenses: {
+                                total: number;
+                                available: number;
+                                active: number;
+                                expired: number;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                        charge: {
+                            /** Format: uuid */
+                            invoiceId: string;
+                            status: "PAID" | "OPEN" | "FAILED";
+                            amountMinor: number;
+                            currency: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    setIssuedLicenseAutorenew: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    autorenew: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        licenseCode: string;
+                        /** Format: uuid */
+                        organizationId: string;
+                        organizationName: string;
+                        issuerOrganizationId: string | null;
+                        issuerOrganizationName: string | null;
+                        product: {
+                            /** Format: uuid */
+                            id: string;
+                            code: string;
+                            name: string;
+                            resourceType: "devices" | "users" | "dataPoints" | "vpnMinutes";
+                        };
+                        productVersion: number;
+                        grant: {
+                            version: number;
+                            /** @description units of the resource ONE licence unit grants (devices: activation keys; vpnMinutes: minutes a term) */
+                            quantity: number;
+                            termDays: number;
+                            /** @description price of one licence unit for one term in integer minor units (cents) of currency */
+                            priceMinor: number;
+                            /** @description ISO 4217 code, e.g. EUR */
+                            currency: string;
+                            /** @description devices products: the activation keys are VPN device licences */
+                            vpn: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                        /** @description licence units */
+                        quantity: number;
+                        allowance: number;
+                        termPriceMinor: number;
+                        status: "ISSUED" | "ACTIVE" | "EXPIRED" | "REVOKED";
+                        autorenew: boolean;
+                        activatedAt: string | null;
+                        expiresAt: string | null;
+                        deviceLicenses: {
+                            total: number;
+                            available: number;
+                            active: number;
+                            expired: number;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    revokeIssuedLicense: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        licenseCode: string;
+                        /** Format: uuid */
+                        organizationId: string;
+                        organizationName: string;
+                        issuerOrganizationId: string | null;
+                        issuerOrganizationName: string | null;
+                        product: {
+                            /** Format: uuid */
+                            id: string;
+                            code: string;
+                            name: string;
+                            resourceType: "devices" | "users" | "dataPoints" | "vpnMinutes";
+                        };
+                        productVersion: number;
+                        grant: {
+                            version: number;
+                            /** @description units of the resource ONE licence unit grants (devices: activation keys; vpnMinutes: minutes a term) */
+                            quantity: number;
+                            termDays: number;
+                            /** @description price of one licence unit for one term in integer minor units (cents) of currency */
+                            priceMinor: number;
+                            /** @description ISO 4217 code, e.g. EUR */
+                            currency: string;
+                            /** @description devices products: the activation keys are VPN device licences */
+                            vpn: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                        /** @description licence units */
+                        quantity: number;
+                        allowance: number;
+                        termPriceMinor: number;
+                        status: "ISSUED" | "ACTIVE" | "EXPIRED" | "REVOKED";
+                        autorenew: boolean;
+                        activatedAt: string | null;
+                        expiresAt: string | null;
+                        deviceLicenses: {
+                            total: number;
+                            available: number;
+                            active: number;
+                            expired: number;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getOrganizationAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        organizationId: string;
+                        name: string;
+                        dealer: boolean;
+                        hasOwnResources: boolean;
+                        inAppPurchases: boolean;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    updateOrganizationAccount: {
+        parameters: {
+            query: {
+                /** @description the ANCESTOR organization (id or resourceId) whose permission token makes the change */
+                by: string;
+            };
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    dealer?: boolean;
+                    hasOwnResources?: boolean;
+                    inAppPurchases?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        organizationId: string;
+                        name: string;
+                        dealer: boolean;
+                        hasOwnResources: boolean;
+                        inAppPurchases: boolean;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getResourceJournal: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+                /** @description entries at or after this instant (UTC) */
+                from?: string;
+                /** @description entries BEFORE this instant (exclusive); the consumption screen sends the chosen end date plus one day (spec 9) */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+                type: "devices" | "users" | "dataPoints" | "vpnMinutes";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            resourceType: "devices" | "users" | "dataPoints" | "vpnMinutes";
+                            /** @description whole units of the resource */
+                            delta: number;
+                            /** @description `{area}.{verb}`: device.activated, device.deleted, user.joined... */
+                            reason: string;
+                            subjectId: string | null;
+                            /** Format: date-time */
+                            at: string;
+                        }[];
+                        total: number;
+                        page: number;
+                        pageSize: number;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getResourceJournalSum: {
+        parameters: {
+            query?: {
+                /** @description entries at or after this instant (UTC) */
+                from?: string;
+                /** @description entries BEFORE this instant (exclusive); the consumption screen sends the chosen end date plus one day (spec 9) */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+                type: "devices" | "users" | "dataPoints" | "vpnMinutes";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        resourceType: "devices" | "users" | "dataPoints" | "vpnMinutes";
+                        /** @description the exact sum of the deltas of the matching entries */
+                        sum: number;
+                        count: number;
+                        from: string | null;
+                        to: string | null;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getSubscriptionSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        organizationId: string;
+                        name: string;
+                        hasOwnResources: boolean;
+                        pooledWith: string | null;
+                        resources: {
+                            resourceType: "devices" | "users" | "dataPoints" | "vpnMinutes";
+                            allowance: number | null;
+                            /** @description the journal sum of all time over the pool (this organization and those drawing on it) */
+                            used: number;
+                            /** @description this organization's own journal sum of all time */
+                            ownUsed: number;
+                            available: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getSubscriptionSummaryByOrg: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        organizationId: string;
+                        /** @description one summary per direct sub-organization, by name */
+                        items: {
+                            /** Format: uuid */
+                            organizationId: string;
+                            name: string;
+                            hasOwnResources: boolean;
+                            pooledWith: string | null;
+                            resources: {
+                                resourceType: "devices" | "users" | "dataPoints" | "vpnMinutes";
+                                allowance: number | null;
+                                /** @description the journal sum of all time over the pool (this organization and those drawing on it) */
+                                used: number;
+                                /** @description this organization's own journal sum of all time */
+                                ownUsed: number;
+                                available: number | null;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getSubscriptionAggregated: {
+        parameters: {
+            query?: {
+                /** @description entries at or after this instant (UTC) */
+                from?: string;
+                /** @description entries BEFORE this instant (exclusive); the consumption screen sends the chosen end date plus one day (spec 9) */
+                to?: string;
+                bucket?: "day" | "month";
+                type?: "devices" | "users" | "dataPoints" | "vpnMinutes";
+            };
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        organizationId: string;
+                        bucket: "day" | "month";
+                        /** Format: date-time */
+                        from: string;
+                        /** Format: date-time */
+                        to: string;
+                        series: {
+                            resourceType: "devices" | "users" | "dataPoints" | "vpnMinutes";
+                            points: {
+                                /**
+                                 * Format: date-time
+                                 * @description bucket start (UTC), clipped to `from`
+                                 */
+                                start: string;
+                                /**
+                                 * Format: date-time
+                                 * @description bucket end (exclusive, UTC), clipped to `to`
+                                 */
+                                end: string;
+                                /** @description sum of the deltas within the bucket */
+                                sum: number;
+                                count: number;
+                                /** @description running total: the sum of every entry before the bucket end (all time), e.g. devices held then */
+                                total: number;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getSubscriptionAggregatedByOrg: {
+        parameters: {
+            query?: {
+                /** @description entries at or after this instant (UTC) */
+                from?: string;
+                /** @description entries BEFORE this instant (exclusive); the consumption screen sends the chosen end date plus one day (spec 9) */
+                to?: string;
+                bucket?: "day" | "month";
+                type?: "devices" | "users" | "dataPoints" | "vpnMinutes";
+            };
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        organizationId: string;
+                        bucket: "day" | "month";
+                        /** Format: date-time */
+                        from: string;
+                        /** Format: date-time */
+                        to: string;
+                        /** @description the organization itself first, then each direct sub-organization by name */
+                        organizations: {
+                            /** Format: uuid */
+                            organizationId: string;
+                            name: string;
+                            series: {
+                                resourceType: "devices" | "users" | "dataPoints" | "vpnMinutes";
+                                points: {
+                                    /**
+                                     * Format: date-time
+                                     * @description bucket start (UTC), clipped to `from`
+                                     */
+                                    start: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description bucket end (exclusive, UTC), clipped to `to`
+                                     */
+                                    end: string;
+                                    /** @description sum of the deltas within the bucket */
+                                    sum: number;
+                                    count: number;
+                                    /** @description running total: the sum of every entry before the bucket end (all time), e.g. devices held then */
+                                    total: number;
+                                }[];
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getInvoices: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+                status?: "OPEN" | "PAID" | "FAILED" | "VOID";
+            };
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description sequential invoice number */
+                            number: number;
+                            /** Format: uuid */
+                            organizationId: string;
+                            organizationName: string;
+                            description: string;
+                            /** @description integer minor units (cents) */
+                            amountMinor: number;
+                            currency: string;
+                            status: "OPEN" | "PAID" | "FAILED" | "VOID";
+                            /** @description the payment provider that issued it: invoice (default) or a card processor */
+                            provider: string;
+                            /** @description what it pays for: license:{id}, app:{organizationAppId}, transaction:{id}/{n} */
+                            reference: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            paidAt: string | null;
+                            paidBy: string | null;
+                        }[];
+                        total: number;
+                        page: number;
+                        pageSize: number;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getClientInvoices: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+                status?: "OPEN" | "PAID" | "FAILED" | "VOID";
+                /** @description only this descendant organization */
+                organizationId?: string;
+            };
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description sequential invoice number */
+                            number: number;
+                            /** Format: uuid */
+                            organizationId: string;
+                            organizationName: string;
+                            description: string;
+                            /** @description integer minor units (cents) */
+                            amountMinor: number;
+                            currency: string;
+                            status: "OPEN" | "PAID" | "FAILED" | "VOID";
+                            /** @description the payment provider that issued it: invoice (default) or a card processor */
+                            provider: string;
+                            /** @description what it pays for: license:{id}, app:{organizationAppId}, transaction:{id}/{n} */
+                            reference: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            paidAt: string | null;
+                            paidBy: string | null;
+                        }[];
+                        total: number;
+                        page: number;
+                        pageSize: number;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    markInvoicePaid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description sequential invoice number */
+                        number: number;
+                        /** Format: uuid */
+                        organizationId: string;
+                        organizationName: string;
+                        description: string;
+                        /** @description integer minor units (cents) */
+                        amountMinor: number;
+                        currency: string;
+                        status: "OPEN" | "PAID" | "FAILED" | "VOID";
+                        /** @description the payment provider that issued it: invoice (default) or a card processor */
+                        provider: string;
+                        /** @description what it pays for: license:{id}, app:{organizationAppId}, transaction:{id}/{n} */
+                        reference: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        paidAt: string | null;
+                        paidBy: string | null;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getPreauthorizedTransactions: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+                status?: "ACTIVE" | "REVOKED" | "EXHAUSTED" | "REFUSED";
+            };
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            organizationId: string;
+                            description: string;
+                            purpose: string;
+                            currency: string;
+                            /** @description integer minor units (cents) */
+                            maxAmountMinor: number;
+                            maxExecutions: number;
+                            /** @description execution orders made so far */
+                            executions: number;
+                            result: "AUTHORIZED" | "USER_REJECTED" | "ERROR_NO_EMPTY_TRANSACTIONS" | "ERROR_NO_IN_APP_PURCHASES";
+                            status: "ACTIVE" | "REVOKED" | "EXHAUSTED" | "REFUSED";
+                            createdBy: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            revokedAt: string | null;
+                        }[];
+                        total: number;
+                        page: number;
+                        pageSize: number;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    createPreauthorizedTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description: string;
+                    /** @description what it pays for, as in invoices.reference (e.g. app:{organizationAppId}) */
+                    purpose: string;
+                    /** @description ISO 4217 code, e.g. EUR */
+                    currency: string;
+                    /** @description the most one execution may charge, integer minor units; 0 answers ERROR_NO_EMPTY_TRANSACTIONS */
+                    maxAmountMinor: number;
+                    /** @description how many charges are allowed; 0 answers ERROR_NO_EMPTY_TRANSACTIONS */
+                    maxExecutions: number;
+                    /** @description the user's answer to "authorize these payments?"; false: USER_REJECTED */
+                    approved: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        organizationId: string;
+                        description: string;
+                        purpose: string;
+                        currency: string;
+                        /** @description integer minor units (cents) */
+                        maxAmountMinor: number;
+                        maxExecutions: number;
+                        /** @description execution orders made so far */
+                        executions: number;
+                        result: "AUTHORIZED" | "USER_REJECTED" | "ERROR_NO_EMPTY_TRANSACTIONS" | "ERROR_NO_IN_APP_PURCHASES";
+                        status: "ACTIVE" | "REVOKED" | "EXHAUSTED" | "REFUSED";
+                        createdBy: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        revokedAt: string | null;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getTransactionExecutions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            transactionId: string;
+                            n: number;
+                            /** @description integer minor units (cents) */
+                            amountMinor: number;
+                            invoiceId: string | null;
+                            invoiceStatus: ("OPEN" | "PAID" | "FAILED" | "VOID") | null;
+                            status: "PENDING" | "PAID" | "FAILED";
+                            error: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    revokePreauthorizedTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        organizationId: string;
+                        description: string;
+                        purpose: string;
+                        currency: string;
+                        /** @description integer minor units (cents) */
+                        maxAmountMinor: number;
+                        maxExecutions: number;
+                        /** @description execution orders made so far */
+                        executions: number;
+                        result: "AUTHORIZED" | "USER_REJECTED" | "ERROR_NO_EMPTY_TRANSACTIONS" | "ERROR_NO_IN_APP_PURCHASES";
+                        status: "ACTIVE" | "REVOKED" | "EXHAUSTED" | "REFUSED";
+                        createdBy: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        revokedAt: string | null;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    retryTransactionExecution: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+                id: string;
+                /** @description execution order, 1 for the first charge */
+                n: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        transactionId: string;
+                        n: number;
+                        /** @description integer minor units (cents) */
+                        amountMinor: number;
+                        invoiceId: string | null;
+                        invoiceStatus: ("OPEN" | "PAID" | "FAILED" | "VOID") | null;
+                        status: "PENDING" | "PAID" | "FAILED";
+                        error: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -8,6 +8,7 @@ import { deviceGroupRoutes } from './device-groups/routes.ts';
 import { deviceRoutes } from './devices/routes.ts';
 import { groupRoutes } from './groups/routes.ts';
 import { onboardingRoutes } from './onboarding/routes.ts';
+import { organizationAppRoutes } from './organization-apps/routes.ts';
 import { organizationAdminRoutes } from './organizations/admin-routes.ts';
 import { organizationRoutes } from './organizations/routes.ts';
 import { preferenceRoutes } from './preferences/routes.ts';
@@ -38,6 +39,7 @@ export const coreService: ServiceDefinition = {
       clientRoutes,
       deviceGroupRoutes,
       appRoutes,
+      organizationAppRoutes,
     ]) {
       await app.register(area, context);
     }

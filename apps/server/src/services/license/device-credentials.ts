@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
-import { deviceCredentials, devices } from '../../db/schema.ts';
+import { deviceCredentials, deviceLicenses, devices } from '../../db/schema.ts';
 
 /** Every device secret starts with this, so a leaked one is easy to recognise (and to scan for). */
 export const DEVICE_SECRET_PREFIX = 'eps_';
@@ -64,7 +64,8 @@ export function announceRevocation(deviceId: string): void {
 
 /**
  * The device an MQTT CONNECT's user name and password belong to, or undefined. The secret's hash is compared in
- * constant time; an unknown user name costs the same comparison.
+ * constant time; an unknown user name costs the same comparison. A device whose licence has ended (its device
+ * licence EXPIRED: the term ran out, or the dealer revoked the licence) is refused until the licence is renewed.
  */
 export async function verifyDeviceSecret(
   db: Db,
@@ -85,5 +86,16 @@ export async function verifyDeviceSecret(
   const given = Buffer.from(sha256Hex(secret), 'hex');
   const same = expected.length === given.length && timingSafeEqual(expected, given);
   if (!row || !same) return undefined;
+  if (await licenceEnded(db, row.deviceId)) return undefined;
   return { deviceId: row.deviceId, organizationId: row.organizationId };
+}
+
+/** Whether the device's licence has ended (its device licence is EXPIRED). */
+export async function licenceEnded(db: Db, deviceId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: deviceLicenses.id })
+    .from(deviceLicenses)
+    .where(and(eq(deviceLicenses.deviceId, deviceId), eq(deviceLicenses.status, 'EXPIRED')))
+    .limit(1);
+  return row !== undefined;
 }

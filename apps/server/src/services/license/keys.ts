@@ -24,3 +24,17 @@ export function maskActivationKey(key: string): string {
   const visibleFrom = key.length - 4;
   return [...key].map((char, index) => (index >= visibleFrom || char === '-' ? char : '*')).join('');
 }
+
+/** A new licence code `LIC-XXXX-XXXX-XXXX` from the activation keys' alphabet (crypto random). */
+export function generateLicenseCode(): string {
+  return `LIC${generateActivationKey().slice(2)}`;
+}
+
+/** Licence codes as issued: LIC and three groups of four from `KEY_ALPHABET`. */
+export const LICENSE_CODE = /^LIC(-[2-9A-HJKMNP-TV-Z]{4}){3}$/;
+
+/** A licence code as people type it (spaces around and case do not matter), or undefined when it cannot be one. */
+export function normalizeLicenseCode(code: string): string | undefined {
+  const normalized = code.trim().toUpperCase();
+  return LICENSE_CODE.test(normalized) ? normalized : undefined;
+}

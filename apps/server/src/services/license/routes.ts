@@ -15,7 +15,10 @@ const refusals = { ...errors, 409: common.ErrorResponse };
 const base = '/api/v1/organizations/:org/deviceLicenses';
 
 /** Spec 7 "Licence", the device-licence calls: listing, key lookup, activation (plain and VPN), deletion, autorenew. */
-const deviceLicenseRoutes: FastifyPluginAsyncTypebox<ServiceContext> = async (app, { database, config }) => {
+const deviceLicenseRoutes: FastifyPluginAsyncTypebox<ServiceContext> = async (
+  app,
+  { database, config, clock },
+) => {
   const { db } = database;
 
   app.get(
@@ -32,7 +35,8 @@ const deviceLicenseRoutes: FastifyPluginAsyncTypebox<ServiceContext> = async (ap
         response: { 200: license.DeviceLicensePage, ...errors },
       },
     },
-    async (request) => service.listLicenses(db, principalOf(request), request.params.org, request.query),
+    async (request) =>
+      service.listLicenses(db, principalOf(request), request.params.org, request.query, clock.now()),
   );
 
   app.post(
@@ -69,7 +73,13 @@ const deviceLicenseRoutes: FastifyPluginAsyncTypebox<ServiceContext> = async (ap
       },
     },
     async (request) =>
-      service.licenseOfKey(db, principalOf(request), request.params.org, request.query.activationKey),
+      service.licenseOfKey(
+        db,
+        principalOf(request),
+        request.params.org,
+        request.query.activationKey,
+        clock.now(),
+      ),
   );
 
   app.post(
@@ -90,7 +100,15 @@ const deviceLicenseRoutes: FastifyPluginAsyncTypebox<ServiceContext> = async (ap
       reply
         .code(201)
         .send(
-          await service.activate(db, config, principalOf(request), request.params.org, request.body, false),
+          await service.activate(
+            db,
+            config,
+            principalOf(request),
+            request.params.org,
+            request.body,
+            false,
+            clock.now(),
+          ),
         ),
   );
 
@@ -109,7 +127,15 @@ const deviceLicenseRoutes: FastifyPluginAsyncTypebox<ServiceContext> = async (ap
       reply
         .code(201)
         .send(
-          await service.activate(db, config, principalOf(request), request.params.org, request.body, true),
+          await service.activate(
+            db,
+            config,
+            principalOf(request),
+            request.params.org,
+            request.body,
+            true,
+            clock.now(),
+          ),
         ),
   );
 

@@ -15,6 +15,7 @@ import { announceRevocation, issueDeviceCredentials, revokeDeviceCredentials } f
 import { brokerUrls, edgeConfiguration } from './edge-config.ts';
 import { generateActivationKey, maskActivationKey, normalizeActivationKey } from './keys.ts';
 import * as store from './store.ts';
+import { recordUsage } from './subscriptions/journal.ts';
 
 /** How long an activated device licence runs. */
 export const LICENSE_TERM_MS = 365 * 24 * 60 * 60 * 1000;
@@ -49,7 +50,7 @@ export function toLicense(
   };
 }
 
-function isUniqueViolation(error: unknown): boolean {
+export function isUniqueViolation(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current; depth += 1) {
     if ((current as { code?: unknown }).code === '23505') return true;
@@ -69,7 +70,7 @@ async function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T
 }
 
 /** The organization once the caller holds one of the given rights there (403 naming the first when none). */
-async function authorizeAny(
+export async function authorizeAny(
   db: Db,
   principal: Principal,
   ref: string,
@@ -103,28 +104,36 @@ export async function listLicenses(
   principal: Principal,
   ref: string,
   query: license.DeviceLicenseListQuery,
+  now: Date,
 ) {
   const org = await authorizeInOrganization(db, principal, ref, 'READ', 'devices');
   const showKeys = mayCreateDevices(principal, org);
-  const now = new Date();
   const page = await store.pageOfLicenses(db, org.id, query, { searchKeys: showKeys, now });
   return { ...page, items: page.items.map((row) => toLicense(row, showKeys, now)) };
 }
 
 /** The licence of an activation key (READ or CREATE devices); another organization's key answers like an unknown one. */
-export async function licenseOfKey(db: Db, principal: Principal, ref: string, activationKey: string) {
+export async function licenseOfKey(
+  db: Db,
+  principal: Principal,
+  ref: string,
+  activationKey: string,
+  now: Date,
+) {
   const org = await authorizeAny(db, principal, ref, [
     ['CREATE', 'devices'],
     ['READ', 'devices'],
   ]);
   const row = await store.findLicenseByKey(db, org.id, normalizeActivationKey(activationKey));
   if (!row) throw notFound(KEY_NOT_FOUND);
-  return toLicense(row, true);
+  return toLicense(row, true, now);
 }
 
 /**
  * Activates a device licence (CREATE devices): in one transaction the device is created, its preset bound, its MQTT
- * credentials issued and the licence marked ACTIVE for a year. The password is in the answer only.
+ * credentials issued and the licence marked ACTIVE for a year — or, for a key that came with a licence (a devices
+ * product), until that licence's expiry; such a key works only while its licence is ACTIVE. The password is in the
+ * answer only. `now` is the server clock.
  */
 export async function activate(
   db: Db,
@@ -133,6 +142,7 @@ export async function activate(
   ref: string,
   input: license.ActivationRequest,
   vpn: boolean,
+  now: Date,
 ): Promise<license.Activation> {
   const org = await authorizeInOrganization(db, principal, ref, 'CREATE', 'devices');
   const key = normalizeActivationKey(input.activationKey);
@@ -142,7 +152,7 @@ export async function activate(
   const result = await inTransaction(db, async (tx) => {
     const licence = await store.findLicenseByKey(tx, org.id, key);
     if (!licence) throw notFound(KEY_NOT_FOUND);
-    const status = effectiveStatus(licence);
+    const status = effectiveStatus(licence, now);
     if (status === 'ACTIVE') throw conflict('activationKey: this activation key is already in use');
     if (status === 'EXPIRED') throw conflict('activationKey: this activation key has expired');
     if (licence.vpn !== vpn) {
@@ -150,6 +160,13 @@ export async function activate(
         vpn
           ? 'activationKey: this is not a VPN device licence; activate it through /deviceLicenses/activate'
           : 'activationKey: this is a VPN device licence; activate it through /deviceLicenses/vpn/activate',
+      );
+    }
+    const parent = licence.licenseId ? await store.parentLicense(tx, licence.licenseId) : undefined;
+    if (parent && parent.status !== 'ACTIVE') {
+      throw conflict(
+        `activationKey: its licence ${parent.licenseCode} is ${parent.status}` +
+          (parent.status === 'ISSUED' ? '; activate the licence first' : ''),
       );
     }
     const preset = input.presetId ? await usablePresetOf(tx, org, input.presetId) : undefined;
@@ -164,14 +181,21 @@ export async function activate(
     });
     if (preset) await store.bindPreset(tx, device.id, preset.id);
     const credentials = await issueDeviceCredentials(tx, device.id);
-    const activatedAt = new Date();
-    const expiresAt = new Date(activatedAt.getTime() + LICENSE_TERM_MS);
+    const activatedAt = now;
+    const expiresAt = parent?.expiresAt ?? new Date(activatedAt.getTime() + LICENSE_TERM_MS);
     const activated = await store.activateLicense(tx, licence.id, {
       deviceId: device.id,
       activatedAt,
       expiresAt,
     });
     if (!activated) throw conflict('activationKey: this activation key is already in use');
+    await recordUsage(tx, {
+      organizationId: org.id,
+      resourceType: 'devices',
+      delta: 1,
+      reason: 'device.activated',
+      subjectId: device.id,
+    });
     return { licence: activated, device: { ...device, presetId: preset?.id ?? null }, preset, credentials };
   });
 
@@ -200,7 +224,7 @@ export async function activate(
   });
   const urls = brokerUrls(config);
   return {
-    license: toLicense({ ...licence, deviceLabel: device.label }, true),
+    license: toLicense({ ...licence, deviceLabel: device.label }, true, now),
     device: {
       id: device.id,
       organizationId: device.organizationId,

@@ -2,7 +2,7 @@ import type { license } from '@edgeport/contract';
 import { and, count, eq, gt, ilike, inArray, isNull, lte, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { containsPattern, orderOf, pageWindow } from '../../db/paging.ts';
-import { deviceLicenses, devices, modelVersions, presets } from '../../db/schema.ts';
+import { deviceLicenses, devices, licenses, modelVersions, presets } from '../../db/schema.ts';
 
 export type LicenseRow = typeof deviceLicenses.$inferSelect;
 export type LicenseWithDevice = LicenseRow & { deviceLabel: string | null };
@@ -198,4 +198,13 @@ export async function presetWithPaths(db: Db, id: string) {
     deviceConfiguration: row.deviceConfiguration,
     paths: row.paths ?? [],
   };
+}
+
+/** The licence (of a devices product) a device licence came with: its status and term decide the key's. */
+export async function parentLicense(db: Db, id: string) {
+  const [row] = await db
+    .select({ licenseCode: licenses.licenseCode, status: licenses.status, expiresAt: licenses.expiresAt })
+    .from(licenses)
+    .where(eq(licenses.id, id));
+  return row;
 }

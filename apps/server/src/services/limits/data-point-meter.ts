@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/index.ts';
+import { recordUsage } from '../license/subscriptions/journal.ts';
 import * as store from './store.ts';
 
 /** How long an organization's data-point limit is cached: a changed limit applies within this time. */
@@ -93,9 +94,19 @@ export class DataPointMeter {
     }
   }
 
+  /** Adds to the day total and, in the same transaction, meters the data points into the resource journal. */
   private async add(organizationId: string, day: string, amount: number): Promise<number> {
-    const total = await store.addDailyUsage(this.db, organizationId, day, 'dataPointsPerDay', amount, null);
-    return total ?? 0;
+    return this.db.transaction(async (transaction) => {
+      const tx = transaction as unknown as Db;
+      const total = await store.addDailyUsage(tx, organizationId, day, 'dataPointsPerDay', amount, null);
+      await recordUsage(tx, {
+        organizationId,
+        resourceType: 'dataPoints',
+        delta: amount,
+        reason: 'dataPoints.ingested',
+      });
+      return total ?? 0;
+    });
   }
 
   private today(now: number): string {

@@ -7,6 +7,7 @@ import { recordAudit } from '../audit/service.ts';
 import { toDevice } from '../core/devices/service.ts';
 import { aliasTaken, labelTaken } from '../core/devices/store.ts';
 import { authorizeInOrganization } from '../core/organizations/service.ts';
+import { releaseUsage } from '../license/subscriptions/journal.ts';
 import { usablePreset } from './presets.ts';
 import { isUniqueViolation, scopeOf } from './service.ts';
 import * as store from './store.ts';
@@ -168,6 +169,12 @@ export async function deleteDevice(
   await db.transaction(async (transaction) => {
     const tx = transaction as unknown as Db;
     await deleteDeviceData(tx, id);
+    await releaseUsage(tx, {
+      organizationId: org.id,
+      resourceType: 'devices',
+      reason: 'device.deleted',
+      subjectId: id,
+    });
     if (!(await store.deleteDevice(tx, org.id, id))) throw notFound(`device '${id}' not found`);
   });
   forget(id);

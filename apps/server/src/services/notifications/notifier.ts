@@ -118,6 +118,39 @@ export class Notifier {
     });
   }
 
+  /**
+   * E-mails the platform itself sends to people outside any notification rule (licence expiry warnings): stored as
+   * deliveries of the organization (same worker, retries and failed-delivery log), not counted against its daily
+   * notification limit. Answers how many were stored.
+   */
+  async sendEmails(
+    organizationId: string,
+    name: string,
+    messages: { to: string; language: string; subject: string; body: string }[],
+    payload: Record<string, unknown>,
+  ): Promise<number> {
+    const rows = await store.insertDeliveries(
+      this.db,
+      messages.map((message) => ({
+        organizationId,
+        notificationId: null,
+        notificationName: name,
+        channel: 'email' as const,
+        target: message.to.toLowerCase(),
+        language: message.language,
+        subject: message.subject,
+        body: message.body,
+        payload,
+        status: 'PENDING' as const,
+        attempts: 0,
+        // The delivery worker runs on the real time, not on the licence clock.
+        nextAttemptAt: new Date(),
+      })),
+    );
+    if (rows.length > 0) this.wake();
+    return rows.length;
+  }
+
   /** Looks for due deliveries now (after a resend). */
   wake(): void {
     this.track(this.worker.wake());

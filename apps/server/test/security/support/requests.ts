@@ -58,6 +58,11 @@ export function pathValues(op: Operation, placement: Placement): Record<string, 
         placement.orgBy === 'resourceId' ? placement.orgOf.org.resourceId : placement.orgOf.org.id;
       continue;
     }
+    if (!kind && !acceptedBy(param.schema, randomUUID())) {
+      // Not an id (a resource type, an execution number): any valid value; it names nothing of a tenant.
+      values[param.name] = String(sample(param.schema, sampleContext(op, placement), param.name));
+      continue;
+    }
     if (!kind && placement.unknownAsRandom) {
       values[param.name] = randomUUID();
       continue;

@@ -7,6 +7,7 @@ import {
   alarms,
   apiKeys,
   applicationPermissions,
+  apps,
   auditLog,
   deviceGroupMembers,
   deviceGroups,
@@ -16,24 +17,32 @@ import {
   groupMembers,
   groupRoles,
   importTokens,
+  invoices,
+  licenses,
   models,
   modelVersions,
   notificationDeliveries,
   notificationRules,
   oidcPayloads,
+  organizationApps,
+  organizations,
+  preauthorizedTransactions,
   presetJobs,
   presets,
+  products,
+  productVersions,
   roles,
   securityPolicies,
   serviceClients,
   themes,
+  transactionExecutions,
   triggerRules,
   userGroups,
   userPreferences,
   userSecurityPolicies,
 } from '../../../src/db/schema.ts';
 import { addMember, createUser } from '../../../src/services/core/organizations/provisioning.ts';
-import { generateActivationKey } from '../../../src/services/license/keys.ts';
+import { generateActivationKey, generateLicenseCode } from '../../../src/services/license/keys.ts';
 import { PASSWORD } from '../../support/fixtures.ts';
 
 /** The kinds of object a path parameter, query parameter or body field can name. */
@@ -61,7 +70,13 @@ export type Kind =
   | 'alarm'
   | 'notificationRule'
   | 'delivery'
-  | 'trigger';
+  | 'trigger'
+  | 'transaction'
+  | 'invoice'
+  | 'orgApp'
+  | 'product'
+  | 'license'
+  | 'dealerClient';
 
 type Named = { id: string; name: string };
 
@@ -97,6 +112,17 @@ export type Tenant = {
   delivery: { id: string };
   /** A trigger rule: a value of the tenant's device writes a set-point back to it. */
   trigger: Named;
+  /** An ACTIVE preauthorized transaction with one PENDING execution (n = 1) and its OPEN invoice. */
+  transaction: { id: string; description: string };
+  invoice: { id: string };
+  /** A store app installed in the organization on its free plan (each tenant its own catalogue app). */
+  orgApp: { id: string; plan: string };
+  /** The organization is a dealer selling this devices product (one version). */
+  product: Named;
+  /** An ACTIVE licence of the product, held by the organization and issued by it (so both licence lists have it). */
+  license: { id: string; code: string };
+  /** A direct sub-organization (a dealer's client) when the organization has one, else an id of nothing. */
+  dealerClient: { id: string };
   apiKey: Named & { prefix: string };
   client: Named;
   /** A preference of the admin (preferences are always the signed-in person's own). */
@@ -303,6 +329,89 @@ export async function seedTenantObjects(
     })
     .returning();
   if (!trigger) throw new Error('seeding returned nothing');
+  const [transaction] = await db
+    .insert(preauthorizedTransactions)
+    .values({
+      organizationId: org.id,
+      description: `sec-transaction-${tag}`,
+      purpose: `app:sec-${tag}`,
+      currency: 'EUR',
+      maxAmountMinor: 1000,
+      maxExecutions: 5,
+      result: 'AUTHORIZED',
+      status: 'ACTIVE',
+    })
+    .returning();
+  if (!transaction) throw new Error('seeding returned nothing');
+  const [invoice] = await db
+    .insert(invoices)
+    .values({
+      organizationId: org.id,
+      description: `sec-invoice-${tag}`,
+      amountMinor: 500,
+      currency: 'EUR',
+      provider: 'invoice',
+      reference: `transaction:${transaction.id}/1`,
+    })
+    .returning();
+  if (!invoice) throw new Error('seeding returned nothing');
+  const orgAppId = `sec-app-${tag}`;
+  await db.insert(apps).values({
+    id: orgAppId,
+    name: orgAppId,
+    entryUrl: `https://${orgAppId}.example.com/`,
+    plans: [{ id: 'free', name: 'Free', priceMinor: 0, currency: 'EUR', period: 'MONTH' }],
+  });
+  await db
+    .insert(organizationApps)
+    .values({ organizationId: org.id, appId: orgAppId, plan: 'free', version: '1.0.0', status: 'ACTIVE' });
+  await db.insert(transactionExecutions).values({
+    transactionId: transaction.id,
+    n: 1,
+    amountMinor: 500,
+    invoiceId: invoice.id,
+    status: 'PENDING',
+  });
+  await db.update(organizations).set({ dealer: true }).where(eq(organizations.id, org.id));
+  const [product] = await db
+    .insert(products)
+    .values({
+      organizationId: org.id,
+      code: `sec-product-${tag}`,
+      name: `sec-product-${tag}`,
+      resourceType: 'devices',
+    })
+    .returning();
+  if (!product) throw new Error('seeding returned nothing');
+  await db
+    .insert(productVersions)
+    .values({
+      productId: product.id,
+      version: 1,
+      quantity: 1,
+      termDays: 365,
+      priceMinor: 100,
+      currency: 'EUR',
+    });
+  const [license] = await db
+    .insert(licenses)
+    .values({
+      organizationId: org.id,
+      issuerOrganizationId: org.id,
+      productId: product.id,
+      productVersion: 1,
+      licenseCode: generateLicenseCode(),
+      status: 'ACTIVE',
+      activatedAt: new Date(),
+      expiresAt: new Date(Date.now() + 365 * 24 * 3600 * 1000),
+    })
+    .returning();
+  if (!license) throw new Error('seeding returned nothing');
+  const [child] = await db
+    .select({ id: organizations.id })
+    .from(organizations)
+    .where(eq(organizations.parentId, org.id))
+    .limit(1);
   const prefix = `ep_${randomBytes(3).toString('hex')}`;
   const [apiKey] = await db
     .insert(apiKeys)
@@ -373,6 +482,12 @@ export async function seedTenantObjects(
     notificationRule: { id: notificationRule.id, name: notificationRule.name },
     delivery: { id: delivery.id },
     trigger: { id: trigger.id, name: trigger.name },
+    transaction: { id: transaction.id, description: transaction.description },
+    invoice: { id: invoice.id },
+    orgApp: { id: orgAppId, plan: 'free' },
+    product: { id: product.id, name: product.name },
+    license: { id: license.id, code: license.licenseCode },
+    dealerClient: { id: child?.id ?? randomUUID() },
     apiKey: { id: apiKey.id, name: apiKey.name, prefix: apiKey.prefix },
     client: { id: client.id, name: client.name },
     preference: {
@@ -440,6 +555,13 @@ export function markersOf(tenant: Tenant): string[] {
     tenant.delivery.id,
     tenant.trigger.id,
     tenant.trigger.name,
+    tenant.transaction.id,
+    tenant.transaction.description,
+    tenant.invoice.id,
+    tenant.product.id,
+    tenant.product.name,
+    tenant.license.id,
+    tenant.license.code,
     tenant.apiKey.id,
     tenant.apiKey.name,
     tenant.apiKey.prefix,
@@ -457,6 +579,7 @@ export function markersOf(tenant: Tenant): string[] {
 /** Which kind an object-naming path segment stands for (`/roles/{id}` -> role). */
 const SEGMENT_KINDS: Record<string, Kind> = {
   organizations: 'org',
+  apps: 'orgApp',
   users: 'user',
   members: 'user',
   username: 'user',
@@ -486,6 +609,11 @@ const SEGMENT_KINDS: Record<string, Kind> = {
   triggers: 'trigger',
   alarms: 'alarm',
   rules: 'alarmRule',
+  transactions: 'transaction',
+  invoices: 'invoice',
+  products: 'product',
+  licenses: 'license',
+  issuedLicenses: 'license',
 };
 
 /** Which kind a parameter or field name stands for; undefined when it names none. */
@@ -499,6 +627,7 @@ export function kindOfName(name: string, path: string): Kind | undefined {
   if (n === 'alias') return 'device';
   if (n === 'modelid') return 'model';
   if (n === 'presetid') return 'preset';
+  if (n === 'plan') return 'orgApp';
   if (n.startsWith('alarmrule')) return 'alarmRule';
   if (n === 'ruleids') return 'alarmRule';
   if (path.startsWith('/svc/alarms/') && n === 'ruleid') return 'alarmRule';
@@ -508,6 +637,9 @@ export function kindOfName(name: string, path: string): Kind | undefined {
   if (n.includes('device') || n === 'dev') return 'device';
   if (n.includes('group')) return 'group';
   if (n.includes('role')) return 'role';
+  if (path.startsWith('/svc/license/') && (n === 'client' || n === 'clientid')) return 'dealerClient';
+  if (n === 'productid') return 'product';
+  if (n === 'licensecode') return 'license';
   if (n.includes('client')) return 'client';
   if (n.includes('apikey')) return 'apiKey';
   if (['org', 'orgid', 'organization', 'organizationid', 'organizationids'].includes(n)) return 'org';
@@ -592,6 +724,18 @@ export function pathValue(
       return tenant.delivery.id;
     case 'trigger':
       return tenant.trigger.id;
+    case 'transaction':
+      return tenant.transaction.id;
+    case 'invoice':
+      return tenant.invoice.id;
+    case 'orgApp':
+      return param === 'plan' ? tenant.orgApp.plan : tenant.orgApp.id;
+    case 'product':
+      return tenant.product.id;
+    case 'license':
+      return param === 'licenseCode' ? tenant.license.code : tenant.license.id;
+    case 'dealerClient':
+      return tenant.dealerClient.id;
     default:
       return tenant.user.id;
   }
@@ -611,5 +755,8 @@ export function fieldValue(tenant: Tenant, name: string, path: string, caller: T
   if (kind === 'device' && n === 'alias') return tenant.device.alias;
   if (kind === 'deviceLicense' && n.includes('key')) return tenant.deviceLicense.key;
   if (kind === 'policy' && n.startsWith('parent')) return tenant.sparePolicy.id;
+  // Plans are named alike in every app (the catalogue is shared): a plan is no foreign reference.
+  if (kind === 'orgApp') return n === 'plan' ? caller.orgApp.plan : undefined;
+  if (kind === 'license' && n.includes('code')) return tenant.license.code;
   return pathValue(tenant, kind, path, 'id', undefined);
 }

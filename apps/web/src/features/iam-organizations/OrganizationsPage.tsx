@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
+import { OrganizationTabs } from '../organization-usage/OrganizationTabs.tsx';
 import { fetchDescendants, fetchOrganization } from './api.ts';
 import { OrganizationDetail } from './OrganizationDetail.tsx';
 import { OrganizationTree } from './OrganizationTree.tsx';
@@ -34,6 +35,7 @@ export default function OrganizationsPage() {
 
   return (
     <Stack gap="md" data-testid="organizations-page">
+      <OrganizationTabs />
       <Group justify="space-between">
         <Title order={1} size="h2">
           {t('iamOrganizations.title')}

@@ -1,9 +1,10 @@
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caller } from '../../../../test/support/calls.ts';
 import { seedTenants } from '../../../../test/support/fixtures.ts';
 import { startTestServer, type TestServer } from '../../../../test/support/server.ts';
 import { rptFor } from '../../../../test/support/tokens.ts';
-import { apps } from '../../../db/schema.ts';
+import { appLikes, apps, auditLog } from '../../../db/schema.ts';
 import { appOrigins, registerApp } from './service.ts';
 
 let server: TestServer;
@@ -51,26 +52,45 @@ describe('GET /api/v1/apps (the store catalogue)', () => {
     const response = await call('GET', LIST, rptA);
     expect(response.statusCode).toBe(200);
     const page = response.json();
-    expect(page).toMatchObject({ total: 3, page: 0, pageSize: 50 });
+    // The two sample store apps (shift-report, energy-cost) are registered when the server starts.
+    expect(page).toMatchObject({ total: 5, page: 0, pageSize: 50 });
     expect(page.items.map((app: { id: string }) => app.id)).toEqual([
       'audit_helper',
+      'energy-cost',
       'energy.meter',
+      'shift-report',
       'weather',
     ]);
-    expect(page.items[2]).toEqual({
+    expect(page.items[4]).toEqual({
       id: 'weather',
       name: 'Weather station',
       description: 'Local forecasts next to the plant',
       publisher: 'Meteo Ltd',
       entryUrl: 'https://weather.example.com/app/',
       origin: 'https://weather.example.com',
+      version: '1.0.0',
+      plans: [],
+      likeCount: 0,
+      liked: false,
     });
+    expect(page.items[3]).toMatchObject({
+      id: 'shift-report',
+      entryUrl: 'http://apps.localhost:8080/store-apps/shift-report/',
+      plans: [
+        { id: 'free', name: 'Free', priceMinor: 0, currency: 'EUR', period: 'MONTH' },
+        { id: 'team', name: 'Team', priceMinor: 1900, currency: 'EUR', period: 'MONTH' },
+      ],
+    });
+    expect(page.items[1].plans).toEqual([
+      { id: 'basic', name: 'Basic', priceMinor: 900, currency: 'EUR', period: 'MONTH' },
+      { id: 'pro', name: 'Pro', priceMinor: 2900, currency: 'EUR', period: 'MONTH' },
+    ]);
   });
 
   it('pages, sorts and searches name, description and publisher', async () => {
     const second = (await call('GET', `${LIST}?page=1&pageSize=2`, rptA)).json();
-    expect(second).toMatchObject({ total: 3, page: 1, pageSize: 2 });
-    expect(second.items.map((app: { id: string }) => app.id)).toEqual(['weather']);
+    expect(second).toMatchObject({ total: 5, page: 1, pageSize: 2 });
+    expect(second.items.map((app: { id: string }) => app.id)).toEqual(['energy.meter', 'shift-report']);
     const byPublisher = (await call('GET', `${LIST}?sort=publisher&order=desc`, rptA)).json();
     expect(byPublisher.items[0].publisher).toBe('Meteo Ltd');
     const searched = (await call('GET', `${LIST}?search=kwh`, rptA)).json();
@@ -82,7 +102,7 @@ describe('GET /api/v1/apps (the store catalogue)', () => {
   it('is the same catalogue for every organization and for a plain login token', async () => {
     const fromB = (await call('GET', LIST, rptB)).json();
     const withLogin = (await call('GET', LIST, loginA)).json();
-    expect(fromB.total).toBe(3);
+    expect(fromB.total).toBe(5);
     expect(withLogin.items).toEqual(fromB.items);
   });
 
@@ -140,7 +160,9 @@ describe('registering apps (demo seed, fixtures)', () => {
       );
     expect((await db.select().from(apps)).map((row) => row.id).sort()).toEqual([
       'audit_helper',
+      'energy-cost',
       'energy.meter',
+      'shift-report',
       'weather',
     ]);
   });
@@ -164,5 +186,80 @@ describe('registering apps (demo seed, fixtures)', () => {
       'http://apps.localhost:8080',
       'https://weather.example.com',
     ]);
+  });
+});
+
+describe('likes (GET/POST/DELETE /api/v1/apps/{id}/like)', () => {
+  const like = (id: string) => `${LIST}/${id}/like`;
+
+  it('counts each user once, tells each caller whether they like it, and is idempotent', async () => {
+    expect((await call('GET', like('weather'), rptA)).json()).toEqual({ liked: false, likeCount: 0 });
+    const first = await call('POST', like('weather'), rptA);
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({ liked: true, likeCount: 1 });
+    expect((await call('POST', like('weather'), rptA)).json()).toEqual({ liked: true, likeCount: 1 });
+    expect((await call('GET', like('weather'), rptB)).json()).toEqual({ liked: false, likeCount: 1 });
+    expect((await call('POST', like('weather'), rptB)).json()).toEqual({ liked: true, likeCount: 2 });
+    // A plain login token is the same user as A's RPT.
+    expect((await call('GET', like('weather'), loginA)).json()).toEqual({ liked: true, likeCount: 2 });
+
+    const listA = (await call('GET', `${LIST}?search=weather`, rptA)).json();
+    expect(listA.items[0]).toMatchObject({ id: 'weather', likeCount: 2, liked: true });
+    expect((await call('GET', `${LIST}/weather`, rptB)).json()).toMatchObject({ likeCount: 2, liked: true });
+    expect((await call('GET', `${LIST}/energy.meter`, rptB)).json()).toMatchObject({
+      likeCount: 0,
+      liked: false,
+    });
+
+    expect((await call('DELETE', like('weather'), rptA)).json()).toEqual({ liked: false, likeCount: 1 });
+    expect((await call('DELETE', like('weather'), rptA)).json()).toEqual({ liked: false, likeCount: 1 });
+    expect((await call('GET', `${LIST}/weather`, rptA)).json()).toMatchObject({ likeCount: 1, liked: false });
+    expect((await call('GET', `${LIST}/weather`, rptB)).json()).toMatchObject({ likeCount: 1, liked: true });
+  });
+
+  it('audits each change once, not the repeated calls', async () => {
+    const rows = await server.database.db
+      .select()
+      .from(auditLog)
+      .where(inArray(auditLog.action, ['apps.like', 'apps.unlike']));
+    expect(rows.map((row) => [row.action, row.resourceId]).sort()).toEqual([
+      ['apps.like', 'weather'],
+      ['apps.like', 'weather'],
+      ['apps.unlike', 'weather'],
+    ]);
+  });
+
+  it('answers 404 for an unknown app and 401 without a token, changing nothing', async () => {
+    for (const method of ['GET', 'POST', 'DELETE'] as const) {
+      const unknown = await call(method, like('nope'), rptA);
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.json().message).toBe("app 'nope' not found");
+      expect((await call(method, like('weather'))).statusCode).toBe(401);
+    }
+    expect(await server.database.db.select().from(appLikes)).toHaveLength(1);
+  });
+});
+
+describe('plans of a registered app', () => {
+  it('refuses plans that are not integer minor units, twice the same id or an unknown period', async () => {
+    const { db } = server.database;
+    const base = { id: 'planned', name: 'Planned', entryUrl: 'https://planned.example/' };
+    const plan = { id: 'p', name: 'P', priceMinor: 100, currency: 'EUR', period: 'MONTH' as const };
+    await expect(registerApp(db, { ...base, plans: [{ ...plan, priceMinor: 9.99 }] })).rejects.toThrow(
+      'plans/0/priceMinor must be an integer of at least 0 (minor units)',
+    );
+    await expect(registerApp(db, { ...base, plans: [plan, plan] })).rejects.toThrow(
+      "plans/1/id 'p' is used twice",
+    );
+    await expect(registerApp(db, { ...base, plans: [{ ...plan, currency: 'euro' }] })).rejects.toThrow(
+      'plans/0/currency must be an ISO 4217 code',
+    );
+    const weekly = { ...plan, period: 'WEEK' } as unknown as typeof plan;
+    await expect(registerApp(db, { ...base, plans: [weekly] })).rejects.toThrow(
+      'plans/0/period must be one of MONTH, YEAR',
+    );
+    const stored = await registerApp(db, { ...base, version: '2.0.0', plans: [plan] });
+    expect(stored).toMatchObject({ version: '2.0.0', plans: [plan], likeCount: 0, liked: false });
+    await db.delete(apps).where(eq(apps.id, 'planned'));
   });
 });

@@ -38,7 +38,10 @@ describe('framing policy of the portal document', () => {
     const response = await embedded.app.inject('/');
     expect(response.statusCode).toBe(200);
     const policy = response.headers['content-security-policy'];
-    expect(directive(policy, 'frame-src')).toBe("frame-src 'self' https://weather.example.com");
+    // http://apps.localhost:8080: the sample store apps, registered when the server starts.
+    expect(directive(policy, 'frame-src')).toBe(
+      "frame-src 'self' http://apps.localhost:8080 https://weather.example.com",
+    );
     expect(directive(policy, 'frame-ancestors')).toBe("frame-ancestors 'self' https://intranet.example.com");
     expect(directive(policy, 'script-src')).toBe("script-src 'self'");
     expect(String(policy).match(/frame-src/g)).toHaveLength(1);
@@ -49,11 +52,11 @@ describe('framing policy of the portal document', () => {
     await registerApp(embedded.database.db, {
       id: 'later',
       name: 'Later',
-      entryUrl: 'http://apps.localhost:8080/later/',
+      entryUrl: 'http://later.localhost:8080/later/',
     });
     const policy = (await embedded.app.inject('/index.html')).headers['content-security-policy'];
     expect(directive(policy, 'frame-src')).toBe(
-      "frame-src 'self' http://apps.localhost:8080 https://weather.example.com",
+      "frame-src 'self' http://apps.localhost:8080 http://later.localhost:8080 https://weather.example.com",
     );
   });
 

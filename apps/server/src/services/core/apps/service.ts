@@ -1,6 +1,8 @@
 import type { core } from '@edgeport/contract';
 import type { Db } from '../../../db/index.ts';
 import { badRequest, notFound } from '../../../http/errors.ts';
+import type { Principal } from '../../../http/principal.ts';
+import { recordAudit } from '../../audit/service.ts';
 import * as store from './store.ts';
 
 /** `scheme://host[:port]` of an http(s) address, or undefined. */
@@ -13,7 +15,9 @@ export function originOf(address: string): string | undefined {
   }
 }
 
-function toApp(row: store.AppRow): core.App {
+type Likes = { counts: Map<string, number>; liked: Set<string> };
+
+export function toApp(row: store.AppRow, likes: Likes): core.App {
   return {
     id: row.id,
     name: row.name,
@@ -21,22 +25,77 @@ function toApp(row: store.AppRow): core.App {
     publisher: row.publisher,
     entryUrl: row.entryUrl,
     origin: originOf(row.entryUrl) ?? '',
+    version: row.version,
+    plans: row.plans.map((plan) => ({ ...plan })),
+    likeCount: likes.counts.get(row.id) ?? 0,
+    liked: likes.liked.has(row.id),
   };
 }
+
+const NO_LIKES: Likes = { counts: new Map(), liked: new Set() };
 
 /**
  * The store catalogue is shared by every organization (the `apps` table names none): any signed-in user may read
  * it. What an organization installed is the organization apps area (/organizations/{org}/apps).
  */
-export async function listApps(db: Db, query: core.AppsQuery): Promise<core.AppsPage> {
+export async function listApps(db: Db, principal: Principal, query: core.AppsQuery): Promise<core.AppsPage> {
   const { rows, total } = await store.listApps(db, query);
-  return { items: rows.map(toApp), total, page: query.page ?? 0, pageSize: query.pageSize ?? 50 };
+  const likes = await store.likesOf(
+    db,
+    rows.map((row) => row.id),
+    principal.userId,
+  );
+  return {
+    items: rows.map((row) => toApp(row, likes)),
+    total,
+    page: query.page ?? 0,
+    pageSize: query.pageSize ?? 50,
+  };
 }
 
-export async function getApp(db: Db, id: string): Promise<core.App> {
+/** The catalogue row of an app, or 404. */
+export async function appRow(db: Db, id: string): Promise<store.AppRow> {
   const row = await store.findApp(db, id);
   if (!row) throw notFound(`app '${id}' not found`);
-  return toApp(row);
+  return row;
+}
+
+export async function getApp(db: Db, principal: Principal, id: string): Promise<core.App> {
+  const row = await appRow(db, id);
+  return toApp(row, await store.likesOf(db, [row.id], principal.userId));
+}
+
+async function likeOf(db: Db, principal: Principal, id: string): Promise<core.AppLike> {
+  const likes = await store.likesOf(db, [id], principal.userId);
+  return { liked: likes.liked.has(id), likeCount: likes.counts.get(id) ?? 0 };
+}
+
+/** Whether the caller likes the app, and how many users do (any signed-in user). */
+export async function getLike(db: Db, principal: Principal, id: string): Promise<core.AppLike> {
+  await appRow(db, id);
+  return likeOf(db, principal, id);
+}
+
+/** Likes (true) or unlikes (false) the app for the caller; idempotent. Audited when it changed something. */
+export async function setLike(
+  db: Db,
+  principal: Principal,
+  id: string,
+  like: boolean,
+): Promise<core.AppLike> {
+  const app = await appRow(db, id);
+  const changed = like
+    ? await store.addLike(db, id, principal.userId)
+    : await store.removeLike(db, id, principal.userId);
+  if (changed)
+    await recordAudit(db, principal, {
+      organizationId: null,
+      action: like ? 'apps.like' : 'apps.unlike',
+      resourceType: 'apps',
+      resourceId: app.id,
+      resourceName: app.name,
+    });
+  return likeOf(db, principal, id);
 }
 
 /** The origins the portal may frame: those of the registered apps' entry addresses. */
@@ -45,9 +104,30 @@ export async function appOrigins(db: Db): Promise<string[]> {
   return [...new Set(origins)].sort();
 }
 
-/** Registers (or updates) a catalogue app; the entry address must be an absolute http(s) address. */
+function checkPlans(plans: readonly core.AppPlan[]): void {
+  const seen = new Set<string>();
+  for (const [index, plan] of plans.entries()) {
+    if (!/^[A-Za-z0-9_.-]{1,40}$/.test(plan.id))
+      throw badRequest(`plans/${index}/id must match ^[A-Za-z0-9_.-]+$`);
+    if (seen.has(plan.id)) throw badRequest(`plans/${index}/id '${plan.id}' is used twice`);
+    seen.add(plan.id);
+    if (!Number.isSafeInteger(plan.priceMinor) || plan.priceMinor < 0)
+      throw badRequest(`plans/${index}/priceMinor must be an integer of at least 0 (minor units)`);
+    if (!/^[A-Z]{3}$/.test(plan.currency))
+      throw badRequest(`plans/${index}/currency must be an ISO 4217 code`);
+    if (plan.period !== 'MONTH' && plan.period !== 'YEAR')
+      throw badRequest(`plans/${index}/period must be one of MONTH, YEAR`);
+  }
+}
+
+/**
+ * Registers (or updates) a catalogue app; the entry address must be an absolute http(s) address, plan ids unique,
+ * prices integer minor units.
+ */
 export async function registerApp(db: Db, app: store.NewApp): Promise<core.App> {
   if (!/^[A-Za-z0-9_.-]{1,80}$/.test(app.id)) throw badRequest('id must match ^[A-Za-z0-9_.-]+$');
   if (!originOf(app.entryUrl)) throw badRequest('entryUrl must be an absolute http(s) address');
-  return toApp(await store.upsertApp(db, app));
+  checkPlans(app.plans ?? []);
+  if (app.version !== undefined && !app.version.trim()) throw badRequest('version must not be blank');
+  return toApp(await store.upsertApp(db, app), NO_LIKES);
 }

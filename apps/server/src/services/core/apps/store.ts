@@ -1,9 +1,9 @@
 import type { core } from '@edgeport/contract';
-import { asc, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../../db/index.ts';
 import { containsPattern, pageWindow, sortKey } from '../../../db/paging.ts';
-import { apps } from '../../../db/schema.ts';
+import { appLikes, apps } from '../../../db/schema.ts';
 
 export type AppRow = typeof apps.$inferSelect;
 
@@ -48,11 +48,11 @@ export async function entryUrls(db: Db): Promise<string[]> {
 }
 
 export type NewApp = Pick<AppRow, 'id' | 'name' | 'entryUrl'> &
-  Partial<Pick<AppRow, 'description' | 'publisher'>>;
+  Partial<Pick<AppRow, 'description' | 'publisher' | 'version' | 'plans'>>;
 
 /** Registers an app, or updates the one with that id (demo seed and test fixtures). */
 export async function upsertApp(db: Db, app: NewApp): Promise<AppRow> {
-  const values = { description: '', publisher: '', ...app };
+  const values = { description: '', publisher: '', version: '1.0.0', plans: [], ...app };
   const [row] = await db
     .insert(apps)
     .values(values)
@@ -63,9 +63,50 @@ export async function upsertApp(db: Db, app: NewApp): Promise<AppRow> {
         description: values.description,
         publisher: values.publisher,
         entryUrl: values.entryUrl,
+        version: values.version,
+        plans: values.plans,
       },
     })
     .returning();
   if (!row) throw new Error(`app ${app.id} was not stored`);
   return row;
+}
+
+/** Like counts of the given apps, and which of them `userId` likes. */
+export async function likesOf(
+  db: Db,
+  appIds: string[],
+  userId: string,
+): Promise<{ counts: Map<string, number>; liked: Set<string> }> {
+  if (appIds.length === 0) return { counts: new Map(), liked: new Set() };
+  const [counted, mine] = await Promise.all([
+    db
+      .select({ appId: appLikes.appId, total: count() })
+      .from(appLikes)
+      .where(inArray(appLikes.appId, appIds))
+      .groupBy(appLikes.appId),
+    db
+      .select({ appId: appLikes.appId })
+      .from(appLikes)
+      .where(and(inArray(appLikes.appId, appIds), eq(appLikes.userId, userId))),
+  ]);
+  return {
+    counts: new Map(counted.map((row) => [row.appId, row.total])),
+    liked: new Set(mine.map((row) => row.appId)),
+  };
+}
+
+/** Adds the user's like (idempotent). */
+export async function addLike(db: Db, appId: string, userId: string): Promise<boolean> {
+  const rows = await db.insert(appLikes).values({ appId, userId }).onConflictDoNothing().returning();
+  return rows.length > 0;
+}
+
+/** Removes the user's like (idempotent). */
+export async function removeLike(db: Db, appId: string, userId: string): Promise<boolean> {
+  const rows = await db
+    .delete(appLikes)
+    .where(and(eq(appLikes.appId, appId), eq(appLikes.userId, userId)))
+    .returning();
+  return rows.length > 0;
 }

@@ -4,6 +4,7 @@ import type { Db } from '../../../db/index.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../../http/errors.ts';
 import { abilityIn, type Principal } from '../../../http/principal.ts';
 import { recordAudit } from '../../audit/service.ts';
+import { recordUsage, releaseUsage } from '../../license/subscriptions/journal.ts';
 import { assertWithinLimit } from '../../limits/enforce.ts';
 import { findClient } from '../clients/store.ts';
 import { deviceGroupInOrganization, groupsOfDevices } from '../device-groups/service.ts';
@@ -216,6 +217,19 @@ export async function moveDevice(
     await assertWithinLimit(tx, target.id, 'devices');
     const moved = await store.moveDevice(tx, device.id, org.id, target.id);
     if (!moved) throw notFound(`device '${id}' not found`);
+    const released = await releaseUsage(tx, {
+      organizationId: org.id,
+      resourceType: 'devices',
+      reason: 'device.movedOut',
+      subjectId: device.id,
+    });
+    await recordUsage(tx, {
+      organizationId: target.id,
+      resourceType: 'devices',
+      delta: -released,
+      reason: 'device.movedIn',
+      subjectId: device.id,
+    });
     return { moved, target };
   });
   forgetTotals(org.id);
@@ -322,6 +336,14 @@ export async function bulkDevices(
           });
       }
     } else {
+      for (const device of targets) {
+        await releaseUsage(tx, {
+          organizationId: org.id,
+          resourceType: 'devices',
+          reason: 'device.deleted',
+          subjectId: device.id,
+        });
+      }
       await store.deleteDevices(
         tx,
         org.id,

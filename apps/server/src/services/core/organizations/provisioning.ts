@@ -10,6 +10,7 @@ import {
   users,
 } from '../../../db/schema.ts';
 import { hashPassword } from '../../../identity/accounts.ts';
+import { recordUsage } from '../../license/subscriptions/journal.ts';
 
 export type NewOrganization = {
   realm: string;
@@ -99,7 +100,20 @@ export async function createUser(db: Db, input: NewUser) {
 
 /** Makes the user a member of the organization holding the given roles there. */
 export async function addMember(db: Db, organizationId: string, userId: string, roleIds: string[] = []) {
-  await db.insert(memberships).values({ organizationId, userId }).onConflictDoNothing();
+  const joined = await db
+    .insert(memberships)
+    .values({ organizationId, userId })
+    .onConflictDoNothing()
+    .returning({ userId: memberships.userId });
+  if (joined.length > 0) {
+    await recordUsage(db, {
+      organizationId,
+      resourceType: 'users',
+      delta: 1,
+      reason: 'user.joined',
+      subjectId: userId,
+    });
+  }
   for (const roleId of roleIds) await db.insert(userRoles).values({ userId, roleId }).onConflictDoNothing();
 }
 

@@ -14,6 +14,7 @@ import {
   userSecurityPolicies,
   users,
 } from '../../../db/schema.ts';
+import { recordUsage, releaseUsage } from '../../license/subscriptions/journal.ts';
 
 export type AccountRow = typeof users.$inferSelect;
 export type NamedRow = { userId: string; id: string; name: string };
@@ -175,7 +176,20 @@ export async function addMembership(
   roleIds: string[],
   groupIds: string[],
 ): Promise<void> {
-  await db.insert(memberships).values({ organizationId, userId }).onConflictDoNothing();
+  const joined = await db
+    .insert(memberships)
+    .values({ organizationId, userId })
+    .onConflictDoNothing()
+    .returning({ userId: memberships.userId });
+  if (joined.length > 0) {
+    await recordUsage(db, {
+      organizationId,
+      resourceType: 'users',
+      delta: 1,
+      reason: 'user.joined',
+      subjectId: userId,
+    });
+  }
   if (roleIds.length > 0) {
     await db
       .insert(userRoles)
@@ -221,6 +235,12 @@ export async function removeMember(db: Db, organizationId: string, userId: strin
     .delete(userSecurityPolicies)
     .where(and(eq(userSecurityPolicies.userId, userId), inArray(userSecurityPolicies.policyId, orgPolicies)));
   await db.delete(apiKeys).where(and(eq(apiKeys.userId, userId), eq(apiKeys.organizationId, organizationId)));
+  await releaseUsage(db, {
+    organizationId,
+    resourceType: 'users',
+    reason: 'user.removed',
+    subjectId: userId,
+  });
   await db
     .delete(memberships)
     .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)));

@@ -1,0 +1,125 @@
+import type { licenseProducts } from '@edgeport/contract';
+import { and, count, eq, ilike, inArray, or, type SQL, sql, sum } from 'drizzle-orm';
+import type { Db } from '../../../db/index.ts';
+import { containsPattern, orderOf, pageWindow } from '../../../db/paging.ts';
+import { licenses, organizations, products, productVersions, resourceJournal } from '../../../db/schema.ts';
+import type { OrganizationRow } from '../../core/organizations/store.ts';
+
+export type ClientRow = OrganizationRow & { licenseCount: number; activeLicenseCount: number };
+
+/** Licences held per organization: all, and ACTIVE. */
+async function withCounts(db: Db, rows: OrganizationRow[]): Promise<ClientRow[]> {
+  const counts = new Map<string, { licenseCount: number; activeLicenseCount: number }>();
+  if (rows.length > 0) {
+    const grouped = await db
+      .select({ organizationId: licenses.organizationId, status: licenses.status, n: count() })
+      .from(licenses)
+      .where(
+        inArray(
+          licenses.organizationId,
+          rows.map((row) => row.id),
+        ),
+      )
+      .groupBy(licenses.organizationId, licenses.status);
+    for (const row of grouped) {
+      const entry = counts.get(row.organizationId) ?? { licenseCount: 0, activeLicenseCount: 0 };
+      entry.licenseCount += row.n;
+      if (row.status === 'ACTIVE') entry.activeLicenseCount += row.n;
+      counts.set(row.organizationId, entry);
+    }
+  }
+  return rows.map((row) => ({
+    ...row,
+    ...(counts.get(row.id) ?? { licenseCount: 0, activeLicenseCount: 0 }),
+  }));
+}
+
+const SORT_COLUMNS = {
+  name: organizations.name,
+  createdAt: organizations.createdAt,
+  resourceId: organizations.resourceId,
+};
+
+function clientsWhere(dealerId: string, search: string | undefined): SQL | undefined {
+  const pattern = search?.trim() ? containsPattern(search) : undefined;
+  return and(
+    eq(organizations.parentId, dealerId),
+    pattern ? or(ilike(organizations.name, pattern), ilike(organizations.resourceId, pattern)) : undefined,
+  );
+}
+
+export async function pageOfClients(db: Db, dealerId: string, query: licenseProducts.ClientListQuery) {
+  const window = pageWindow(query);
+  const where = clientsWhere(dealerId, query.search);
+  const order = orderOf({ ...query, order: query.order ?? 'asc' }, SORT_COLUMNS, 'name', organizations.id);
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(organizations)
+      .where(where)
+      .orderBy(...order)
+      .offset(window.offset)
+      .limit(window.pageSize),
+    db.select({ total: count() }).from(organizations).where(where),
+  ]);
+  return {
+    items: await withCounts(db, rows),
+    total: total?.total ?? 0,
+    page: window.page,
+    pageSize: window.pageSize,
+  };
+}
+
+/** A direct sub-organization of the dealer, or undefined. */
+export async function findClient(db: Db, dealerId: string, id: string): Promise<ClientRow | undefined> {
+  const rows = await db
+    .select()
+    .from(organizations)
+    .where(and(eq(organizations.parentId, dealerId), eq(organizations.id, id)));
+  const [row] = await withCounts(db, rows);
+  return row;
+}
+
+/** What the organization's ACTIVE licences grant, per resource type (integer sums). */
+export async function allowances(db: Db, organizationId: string): Promise<Map<string, number>> {
+  const rows = await db
+    .select({
+      resourceType: products.resourceType,
+      allowance: sql<string>`coalesce(sum(${licenses.quantity}::bigint * ${productVersions.quantity}), 0)`,
+    })
+    .from(licenses)
+    .innerJoin(products, eq(products.id, licenses.productId))
+    .innerJoin(
+      productVersions,
+      and(
+        eq(productVersions.productId, licenses.productId),
+        eq(productVersions.version, licenses.productVersion),
+      ),
+    )
+    .where(and(eq(licenses.organizationId, organizationId), eq(licenses.status, 'ACTIVE')))
+    .groupBy(products.resourceType);
+  return new Map(rows.map((row) => [row.resourceType, Number(row.allowance)]));
+}
+
+/** The metered use per resource type: the sum of the journal's entries. */
+export async function usage(db: Db, organizationId: string): Promise<Map<string, number>> {
+  const rows = await db
+    .select({ resourceType: resourceJournal.resourceType, used: sum(resourceJournal.delta) })
+    .from(resourceJournal)
+    .where(eq(resourceJournal.organizationId, organizationId))
+    .groupBy(resourceJournal.resourceType);
+  return new Map(rows.map((row) => [row.resourceType, Number(row.used ?? 0)]));
+}
+
+export async function updateAccount(
+  db: Db,
+  id: string,
+  changes: Partial<Pick<OrganizationRow, 'dealer' | 'hasOwnResources' | 'inAppPurchases'>>,
+): Promise<OrganizationRow | undefined> {
+  if (Object.keys(changes).length === 0) {
+    const [row] = await db.select().from(organizations).where(eq(organizations.id, id));
+    return row;
+  }
+  const [row] = await db.update(organizations).set(changes).where(eq(organizations.id, id)).returning();
+  return row;
+}

@@ -1,0 +1,228 @@
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Code,
+  CopyButton,
+  Loader,
+  Pagination,
+  Group as Row,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Tooltip,
+} from '@mantine/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { describeError } from '../../shared/http/describe.ts';
+import { type ClientDetail, type DeviceLicenseStatus, fetchClientDeviceLicenses } from './api.ts';
+import { useClientAccess } from './client-access.ts';
+import { EnterClientLink } from './EnterClientLink.tsx';
+import { formatCount, formatDate } from './format.ts';
+import { DEALER_KEY } from './query-keys.ts';
+
+const PAGE_SIZE = 25;
+const KEY_STATUS_COLOR: Record<DeviceLicenseStatus, string> = {
+  AVAILABLE: 'blue',
+  ACTIVE: 'teal',
+  EXPIRED: 'gray',
+};
+type Filter = 'all' | DeviceLicenseStatus;
+
+/**
+ * The client's device licences: how many are available, active and expired, and the activation keys themselves so
+ * the dealer can hand one over (read inside the client organization, which the dealer user's INHERIT roles reach).
+ */
+export function DeviceKeys({ detail }: { detail: ClientDetail }) {
+  const { t, i18n } = useTranslation();
+  const counts = detail.deviceLicenses;
+  const cells = [
+    ['available', counts.available],
+    ['active', counts.active],
+    ['expired', counts.expired],
+    ['total', counts.total],
+  ] as const;
+  return (
+    <Stack gap="md">
+      <SimpleGrid cols={4} spacing="sm" data-testid="client-key-counts">
+        {cells.map(([key, value]) => (
+          <Stack key={key} gap={0} data-count={key}>
+            <Text size="xs" c="dimmed">
+              {t(`dealer.keys.counts.${key}`)}
+            </Text>
+            <Text fw={600}>{formatCount(value, i18n.language)}</Text>
+          </Stack>
+        ))}
+      </SimpleGrid>
+      <KeyList detail={detail} />
+    </Stack>
+  );
+}
+
+function KeyList({ detail }: { detail: ClientDetail }) {
+  const { t, i18n } = useTranslation();
+  const access = useClientAccess(detail.client);
+  const [page, setPage] = useState(0);
+  const [filter, setFilter] = useState<Filter>('all');
+  const ready = access.status === 'ready' ? access : null;
+  const keys = useQuery({
+    queryKey: [DEALER_KEY, 'client-keys', detail.client.id, page, filter, detail.deviceLicenses],
+    queryFn: async ({ signal }) =>
+      fetchClientDeviceLicenses(
+        (await ready?.token()) ?? '',
+        detail.client.id,
+        { page, pageSize: PAGE_SIZE, status: filter === 'all' ? undefined : filter },
+        signal,
+      ),
+    enabled: ready?.ability.can('READ', 'devices') === true,
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+
+  if (access.status === 'pending')
+    return (
+      <Row gap="sm" aria-busy="true">
+        <Loader size="sm" />
+        <Text c="dimmed">{t('common.loading')}</Text>
+      </Row>
+    );
+  if (access.status === 'none' || !access.ability.can('READ', 'devices'))
+    return (
+      <Alert color="gray" data-testid="client-keys-unreachable">
+        {t('dealer.keys.unreachable', { name: detail.client.name })}
+      </Alert>
+    );
+  const masked = !access.ability.can('CREATE', 'devices');
+
+  return (
+    <Stack gap="sm">
+      <Row justify="space-between">
+        <SegmentedControl
+          size="xs"
+          aria-label={t('dealer.keys.filter')}
+          value={filter}
+          onChange={(value) => {
+            setFilter(value as Filter);
+            setPage(0);
+          }}
+          data={[
+            { value: 'all', label: t('dealer.keys.all') },
+            { value: 'AVAILABLE', label: t('dealer.keys.status.AVAILABLE') },
+            { value: 'ACTIVE', label: t('dealer.keys.status.ACTIVE') },
+            { value: 'EXPIRED', label: t('dealer.keys.status.EXPIRED') },
+          ]}
+        />
+        {access.ability.can('READ', 'organizations') && (
+          <Row gap="md">
+            <EnterClientLink clientId={detail.client.id} path="/organizations/resources">
+              {t('dealer.keys.openResources')}
+            </EnterClientLink>
+            <EnterClientLink clientId={detail.client.id} path="/organizations/consumptions">
+              {t('dealer.keys.openConsumption')}
+            </EnterClientLink>
+          </Row>
+        )}
+      </Row>
+      {masked && (
+        <Text size="sm" c="dimmed">
+          {t('dealer.keys.masked')}
+        </Text>
+      )}
+      {keys.isError && (
+        <Alert color="red" title={t('dealer.keys.loadFailed')}>
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">{describeError(t, keys.error)}</Text>
+            <Button size="xs" variant="light" onClick={() => void keys.refetch()}>
+              {t('common.retry')}
+            </Button>
+          </Stack>
+        </Alert>
+      )}
+      {keys.isPending && (
+        <Row gap="sm" aria-busy="true">
+          <Loader size="sm" />
+          <Text c="dimmed">{t('common.loading')}</Text>
+        </Row>
+      )}
+      {keys.data?.items.length === 0 && (
+        <Stack gap={4} align="center" py="lg" data-testid="client-keys-empty">
+          <Text fw={500}>{t('dealer.keys.empty')}</Text>
+          <Text size="sm" c="dimmed">
+            {t('dealer.keys.emptyHint')}
+          </Text>
+        </Stack>
+      )}
+      {keys.data && keys.data.items.length > 0 && (
+        <Table.ScrollContainer minWidth={560}>
+          <Table
+            aria-label={t('dealer.keys.tableLabel', { name: detail.client.name })}
+            aria-busy={keys.isFetching}
+            highlightOnHover
+          >
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('dealer.keys.columns.key')}</Table.Th>
+                <Table.Th>{t('dealer.keys.columns.status')}</Table.Th>
+                <Table.Th>{t('dealer.keys.columns.kind')}</Table.Th>
+                <Table.Th>{t('dealer.keys.columns.device')}</Table.Th>
+                <Table.Th>{t('dealer.keys.columns.expiresAt')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {keys.data.items.map((key) => (
+                <Table.Tr key={key.id} data-testid="client-key" data-status={key.status}>
+                  <Table.Td>
+                    <Row gap={4} wrap="nowrap">
+                      <Code data-testid="activation-key">{key.activationKey}</Code>
+                      {!masked && (
+                        <CopyButton value={key.activationKey}>
+                          {({ copied, copy }) => (
+                            <Tooltip label={copied ? t('dealer.keys.copied') : t('dealer.keys.copy')}>
+                              <ActionIcon
+                                variant="subtle"
+                                color={copied ? 'teal' : 'gray'}
+                                onClick={copy}
+                                aria-label={t('dealer.keys.copyLabel', { key: key.activationKey })}
+                              >
+                                {copied ? '✓' : '⧉'}
+                              </ActionIcon>
+                            </Tooltip>
+                          )}
+                        </CopyButton>
+                      )}
+                    </Row>
+                  </Table.Td>
+                  <Table.Td>
+                    <Badge color={KEY_STATUS_COLOR[key.status]} variant="light" tt="none">
+                      {t(`dealer.keys.status.${key.status}`)}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>{key.vpn ? t('dealer.keys.vpn') : t('dealer.keys.device')}</Table.Td>
+                  <Table.Td>{key.device?.label ?? '—'}</Table.Td>
+                  <Table.Td>{formatDate(key.expiresAt, i18n.language)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {keys.data && keys.data.total > PAGE_SIZE && (
+        <Pagination
+          total={Math.ceil(keys.data.total / PAGE_SIZE)}
+          value={page + 1}
+          onChange={(next) => setPage(next - 1)}
+          getControlProps={(control) => ({ 'aria-label': t(`table.${control}`) })}
+          getItemProps={(item) => ({ 'aria-label': t('table.page', { page: item }) })}
+        />
+      )}
+      <Text size="xs" c="dimmed">
+        {t('dealer.keys.total', { count: keys.data?.total ?? 0 })}
+      </Text>
+      {keys.isFetching && !keys.isPending && <Loader size="xs" aria-label={t('common.loading')} />}
+    </Stack>
+  );
+}
