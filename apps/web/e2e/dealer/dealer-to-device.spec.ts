@@ -83,6 +83,7 @@ test('a dealer sells a device licence to a new client, the client activates a de
   const product = page.locator('tr[data-product-code="DEV-1Y"]');
   await expect(product).toContainText('Device licence, one year');
   await expect(product.getByTestId('product-price')).toHaveText('€49.90');
+  await page.screenshot({ path: test.info().outputPath('dealer-products.png'), fullPage: true });
 
   // ---- A client organization, created in the dealer area ----
   await page.getByRole('tab', { name: 'Clients', exact: true }).click();
@@ -112,6 +113,7 @@ test('a dealer sells a device licence to a new client, the client activates a de
   await expect(page.getByTestId('issue-summary')).toContainText('Grants 1 Devices for 365 days.');
   await expect(page.getByTestId('issue-summary')).toContainText('€49.90 is charged to the client now.');
   await expect(page.getByTestId('issue-summary')).toContainText('Comes with 1 activation key.');
+  await page.screenshot({ path: test.info().outputPath('dealer-issue.png'), fullPage: true });
   await issueForm.getByRole('button', { name: 'Issue licence' }).click();
   await expect(
     page.getByText(/^Licence LIC-[A-Z0-9-]+ issued to Hall 7 Stamping GmbH and active\.$/),
@@ -122,6 +124,7 @@ test('a dealer sells a device licence to a new client, the client activates a de
   expect(code).toMatch(/^LIC(-[2-9A-HJKMNP-TV-Z]{4}){3}$/);
   await expect(licence.getByTestId('license-status')).toHaveText('Active');
   await expect(licence).toContainText('Device licence, one year');
+  await page.screenshot({ path: test.info().outputPath('dealer-client-licences.png'), fullPage: true });
 
   // Its activation key, read inside the client organization.
   await drawer.getByRole('tab', { name: 'Activation keys (1)' }).click();
@@ -131,6 +134,7 @@ test('a dealer sells a device licence to a new client, the client activates a de
   const activationKey = (await key.getByTestId('activation-key').textContent()) ?? '';
   expect(activationKey).toMatch(/^EP(-[2-9A-HJKMNP-TV-Z]{4}){3}$/);
   await expect(key.getByRole('button', { name: `Copy activation key ${activationKey}` })).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('dealer-client-keys.png'), fullPage: true });
 
   // The term was charged: an open invoice of 49.90, which the dealer marks paid.
   await drawer.getByRole('tab', { name: 'Invoices' }).click();
@@ -153,6 +157,7 @@ test('a dealer sells a device licence to a new client, the client activates a de
   const issued = page.getByRole('table', { name: 'Licences you issued' });
   await expect(issued.getByRole('row').filter({ hasText: code })).toContainText(CLIENT);
   await expect(issued.getByRole('row').filter({ hasText: code })).toContainText('Active');
+  await page.screenshot({ path: test.info().outputPath('dealer-issued.png'), fullPage: true });
 
   // ---- The dealer enters the client organization and invites the client's administrator ----
   await page.getByRole('tab', { name: 'Clients', exact: true }).click();
@@ -221,6 +226,7 @@ test('a dealer sells a device licence to a new client, the client activates a de
   await drawer.getByRole('tab', { name: 'Activation keys (1)' }).click();
   await expect(key).toHaveAttribute('data-status', 'EXPIRED');
   await expect(key.getByText('Expired', { exact: true })).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('dealer-expired.png'), fullPage: true });
   await expect(mosquittoPub(device, { speed: 1300 })).rejects.toThrow();
 
   // The client sees its device licence expired on its resources screen.
@@ -230,4 +236,68 @@ test('a dealer sells a device licence to a new client, the client activates a de
   expect(errors).toEqual([]);
   expect(clientErrors).toEqual([]);
   await clientContext.close();
+});
+
+test('the dealer area explains itself in an organization that is not a dealer, and stays closed without product rights', async ({
+  page,
+  request,
+  browser,
+}) => {
+  const errors = collectConsoleErrors(page);
+  const tenant = await seedTenant(request, {
+    organizations: [{ key: 'plant', name: 'Press plant', iotEnabled: true }],
+    users: [
+      {
+        key: 'seller',
+        memberships: [
+          {
+            org: 'plant',
+            permissions: [
+              { rsname: 'portal', scopes: ['ACCESS'] },
+              { rsname: 'products', scopes: ['READ', 'UPDATE'] },
+            ],
+          },
+        ],
+      },
+      {
+        key: 'reader',
+        memberships: [
+          {
+            org: 'plant',
+            permissions: [
+              { rsname: 'portal', scopes: ['ACCESS'] },
+              { rsname: 'products', scopes: ['READ'] },
+              { rsname: 'organizations', scopes: ['READ'] },
+            ],
+          },
+        ],
+      },
+    ],
+  });
+
+  // UPDATE products opens the area (spec 6), but the organization is no dealer: the screens say so and call nothing.
+  const dealerCalls: string[] = [];
+  page.on('request', (req) => {
+    if (/\/(clients|issuedLicenses)(\?|$|\/)/.test(req.url())) dealerCalls.push(req.url());
+  });
+  await signInAs(page, tenant, 'seller', '/dealer');
+  await expectRoute(page, '/dealer/clients');
+  await expect(page.getByTestId('dealer-not-dealer')).toContainText(
+    'Press plant is not a dealer organization',
+  );
+  await expect(page.getByTestId('new-client')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Clients', exact: true })).toBeVisible();
+  await page.getByRole('tab', { name: 'Licences', exact: true }).click();
+  await expectRoute(page, '/dealer/licenses');
+  await expect(page.getByTestId('dealer-not-dealer')).toBeVisible();
+  expect(dealerCalls).toEqual([]);
+  expect(errors).toEqual([]);
+
+  // READ products alone does not open it: the route sends the user home and the menu has no dealer entries.
+  const readerContext = await browser.newContext();
+  const reader = await readerContext.newPage();
+  await signInAs(reader, tenant, 'reader', '/dealer/clients');
+  await expect.poll(() => new URL(reader.url()).hash).not.toContain('/dealer');
+  await expect(reader.getByRole('link', { name: 'Clients', exact: true })).toHaveCount(0);
+  await readerContext.close();
 });

@@ -383,16 +383,14 @@ export async function seedTenantObjects(
     })
     .returning();
   if (!product) throw new Error('seeding returned nothing');
-  await db
-    .insert(productVersions)
-    .values({
-      productId: product.id,
-      version: 1,
-      quantity: 1,
-      termDays: 365,
-      priceMinor: 100,
-      currency: 'EUR',
-    });
+  await db.insert(productVersions).values({
+    productId: product.id,
+    version: 1,
+    quantity: 1,
+    termDays: 365,
+    priceMinor: 100,
+    currency: 'EUR',
+  });
   const [license] = await db
     .insert(licenses)
     .values({

@@ -21,19 +21,9 @@ export function formatDate(iso: string | null, locale: string): string {
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }).format(new Date(iso));
 }
 
-export function formatDateTime(iso: string | null, locale: string): string {
-  if (!iso) return '';
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
-}
-
 /** A count in the locale's digits ("12,500", "12.500"). */
 export function formatCount(value: number, locale: string): string {
   return new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(value);
-}
-
-/** Whole days from `now` until `iso` (negative once past), for "expires in 12 days". */
-export function daysUntil(iso: string, now: number): number {
-  return Math.floor((new Date(iso).getTime() - now) / 86_400_000);
 }
 
 /** Actions a licence in this status allows (the server answers 409 to the others). */
