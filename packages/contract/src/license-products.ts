@@ -273,6 +273,7 @@ export const Client = Type.Object({
   createdAt: dateTime,
   licenseCount: Type.Integer({ minimum: 0 }),
   activeLicenseCount: Type.Integer({ minimum: 0 }),
+  deviceCount: Type.Integer({ minimum: 0, description: 'devices of the client organization' }),
 });
 export type Client = Static<typeof Client>;
 export const ClientPage = Paged(Client);

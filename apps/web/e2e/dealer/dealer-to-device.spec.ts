@@ -6,14 +6,15 @@ import { expectRoute, signInAs } from '../support/portal.ts';
 import { organizationOf, type Permission, seedTenant } from '../support/seed.ts';
 
 /**
- * Spec 6: the dealer area needs CREATE or UPDATE on products. The dealer's role also reaches into its clients
- * (INHERIT): it reads a client's activation keys there and invites the client's administrator.
+ * Spec 6: the dealer area needs CREATE or UPDATE on products; the client's activation keys are read through the dealer
+ * (no device rights in the client needed). The dealer's role also reaches into its clients (INHERIT on organizations
+ * and users): it opens the client's screens and invites the client's administrator.
  */
 const DEALER: Permission[] = [
   { rsname: 'portal', scopes: ['ACCESS', 'INHERIT'] },
   { rsname: 'products', scopes: ['READ', 'CREATE', 'UPDATE', 'DELETE'] },
   { rsname: 'organizations', scopes: ['READ', 'CREATE', 'UPDATE', 'INHERIT'] },
-  { rsname: 'devices', scopes: ['READ', 'CREATE', 'INHERIT'] },
+  { rsname: 'devices', scopes: ['READ', 'CREATE'] },
   { rsname: 'users', scopes: ['READ', 'CREATE', 'INHERIT'] },
   { rsname: 'usergroups', scopes: ['READ', 'INHERIT'] },
   { rsname: 'roles', scopes: ['READ', 'INHERIT'] },
@@ -104,6 +105,10 @@ test('a dealer sells a device licence to a new client, the client activates a de
   const clientId = new URLSearchParams(new URL(page.url()).hash.split('?')[1] ?? '').get('client') ?? '';
   expect(clientId).toMatch(/^[0-9a-f-]{36}$/);
   await expect(drawer.getByTestId('client-licenses-empty')).toBeVisible();
+  const clientRow = page
+    .getByRole('row')
+    .filter({ has: page.getByRole('button', { name: `Open client ${CLIENT}` }) });
+  await expect(clientRow.getByTestId('client-devices')).toHaveText('0');
 
   // ---- Issue it a device licence, active at once ----
   await drawer.getByTestId('issue-license').click();
@@ -126,7 +131,7 @@ test('a dealer sells a device licence to a new client, the client activates a de
   await expect(licence).toContainText('Device licence, one year');
   await page.screenshot({ path: test.info().outputPath('dealer-client-licences.png'), fullPage: true });
 
-  // Its activation key, read inside the client organization.
+  // Its activation key, read through the dealer, in full.
   await drawer.getByRole('tab', { name: 'Activation keys (1)' }).click();
   const key = drawer.getByTestId('client-key');
   await expect(key).toHaveCount(1);
@@ -214,6 +219,7 @@ test('a dealer sells a device licence to a new client, the client activates a de
   await drawer.getByRole('tab', { name: 'Activation keys (1)' }).click();
   await expect(key).toHaveAttribute('data-status', 'ACTIVE');
   await expect(key).toContainText('stamping-press-1');
+  await expect(clientRow.getByTestId('client-devices')).toHaveText('1');
   await drawer.getByRole('tab', { name: 'Resources' }).click();
   const devicesRow = drawer.getByTestId('client-resources').locator('tr[data-resource="devices"]');
   await expect(devicesRow.getByRole('cell')).toHaveText(['Devices', '1', '1', '0']);

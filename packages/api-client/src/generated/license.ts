@@ -354,7 +354,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The client organizations of dealer {org} (its direct sub-organizations), paged, with licence counts; search matches name and resourceId; sort by name, createdAt, resourceId. {org} must be a dealer (organizations.dealer, else 403) and the caller needs CREATE or UPDATE on products there (spec 6). */
+        /** @description The client organizations of dealer {org} (its direct sub-organizations), paged, with licence and device counts; search matches name and resourceId; sort by name, createdAt, resourceId. {org} must be a dealer (organizations.dealer, else 403) and the caller needs CREATE or UPDATE on products there (spec 6). */
         get: operations["getDealerClients"];
         put?: never;
         /** @description Creates a client organization: a sub-organization of dealer {org} with the default roles (Administrator, Operator) and its own resources; IoT and VPN default to the dealer's. {org} must be a dealer (organizations.dealer, else 403) and the caller needs CREATE or UPDATE on products there (spec 6). */
@@ -374,6 +374,23 @@ export interface paths {
         };
         /** @description One client of dealer {org}: its licences, device licence counts, and per resource type the allowance of its ACTIVE licences and its metered use (journal sum). Not a direct sub-organization: 404. {org} must be a dealer (organizations.dealer, else 403) and the caller needs CREATE or UPDATE on products there (spec 6). */
         get: operations["getDealerClient"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/clients/{client}/deviceLicenses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The device licences (activation keys) of a client of dealer {org}, paged, newest first, with each one's device; filter by status (EXPIRED includes ACTIVE licences past their expiry) and vpn; search matches key and device label. The dealer issued them: the keys are not masked. Not a direct sub-organization: 404. {org} must be a dealer (organizations.dealer, else 403) and the caller needs CREATE or UPDATE on products there (spec 6). */
+        get: operations["getDealerClientDeviceLicenses"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3824,6 +3841,8 @@ export interface operations {
                             createdAt: string;
                             licenseCount: number;
                             activeLicenseCount: number;
+                            /** @description devices of the client organization */
+                            deviceCount: number;
                         }[];
                         total: number;
                         page: number;
@@ -3924,6 +3943,8 @@ export interface operations {
                         createdAt: string;
                         licenseCount: number;
                         activeLicenseCount: number;
+                        /** @description devices of the client organization */
+                        deviceCount: number;
                     };
                 };
             };
@@ -4014,6 +4035,8 @@ export interface operations {
                             createdAt: string;
                             licenseCount: number;
                             activeLicenseCount: number;
+                            /** @description devices of the client organization */
+                            deviceCount: number;
                         };
                         licenses: {
                             /** Format: uuid */
@@ -4076,6 +4099,112 @@ export interface operations {
                             allowance: number;
                             used: number;
                         }[];
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getDealerClientDeviceLicenses: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+                search?: string;
+                sort?: string;
+                order?: "asc" | "desc";
+                status?: "AVAILABLE" | "ACTIVE" | "EXPIRED";
+                vpn?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+                client: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            status: "AVAILABLE" | "ACTIVE" | "EXPIRED";
+                            /** @description masked except its last 4 characters unless the caller may CREATE devices */
+                            activationKey: string;
+                            device: {
+                                /** Format: uuid */
+                                id: string;
+                                label: string;
+                            } | null;
+                            vpn: boolean;
+                            autorenew: boolean;
+                            activatedAt: string | null;
+                            expiresAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                        total: number;
+                        page: number;
+                        pageSize: number;
                     };
                 };
             };

@@ -6,6 +6,10 @@ import * as store from './store.ts';
 /** How long an organization's data-point limit is cached: a changed limit applies within this time. */
 const LIMIT_TTL_MS = 5_000;
 const DAY_MS = 86_400_000;
+/** Data points go into the resource journal once a minute per organization: one row a minute, not one a second. */
+const JOURNAL_INTERVAL_MS = 60_000;
+
+type Unjournaled = { amount: number; since: number };
 
 type Meter = {
   day: string;
@@ -27,6 +31,8 @@ type Meter = {
 export class DataPointMeter {
   private readonly meters = new Map<string, Meter>();
   private readonly loading = new Map<string, Promise<Meter>>();
+  /** Data points added to the day totals but not yet to the resource journal, by organization. */
+  private readonly unjournaled = new Map<string, Unjournaled>();
   /** Counts of a previous day that were not written yet when the day changed. */
   private leftovers: { organizationId: string; day: string; amount: number }[] = [];
   private day = '';
@@ -68,8 +74,11 @@ export class DataPointMeter {
     if (meter) meter.loadedAt = 0;
   }
 
-  /** Adds what was counted to the stored day totals (and learns the totals other instances reached). */
-  async flush(): Promise<void> {
+  /**
+   * Adds what was counted to the stored day totals (and learns the totals other instances reached), and meters into
+   * the resource journal what waited a minute — or everything, with `journalAll` (an explicit flush, shutdown).
+   */
+  async flush({ journalAll = true }: { journalAll?: boolean } = {}): Promise<void> {
     const leftovers = this.leftovers;
     this.leftovers = [];
     for (const left of leftovers) {
@@ -92,21 +101,36 @@ export class DataPointMeter {
         this.log?.warn({ error }, 'data point usage not written');
       }
     }
+    await this.journal(journalAll);
   }
 
-  /** Adds to the day total and, in the same transaction, meters the data points into the resource journal. */
-  private async add(organizationId: string, day: string, amount: number): Promise<number> {
-    return this.db.transaction(async (transaction) => {
-      const tx = transaction as unknown as Db;
-      const total = await store.addDailyUsage(tx, organizationId, day, 'dataPointsPerDay', amount, null);
-      await recordUsage(tx, {
+  private async journal(all: boolean): Promise<void> {
+    const now = Date.now();
+    for (const [organizationId, waiting] of this.unjournaled) {
+      if (!all && now - waiting.since < JOURNAL_INTERVAL_MS) continue;
+      this.unjournaled.delete(organizationId);
+      await recordUsage(this.db, {
         organizationId,
         resourceType: 'dataPoints',
-        delta: amount,
+        delta: waiting.amount,
         reason: 'dataPoints.ingested',
+      }).catch((error: unknown) => {
+        this.noteUnjournaled(organizationId, waiting.amount, waiting.since);
+        this.log?.warn({ error }, 'data point usage not journaled');
       });
-      return total ?? 0;
-    });
+    }
+  }
+
+  private noteUnjournaled(organizationId: string, amount: number, since = Date.now()): void {
+    const waiting = this.unjournaled.get(organizationId);
+    if (waiting) waiting.amount += amount;
+    else this.unjournaled.set(organizationId, { amount, since });
+  }
+
+  private async add(organizationId: string, day: string, amount: number): Promise<number> {
+    const total = await store.addDailyUsage(this.db, organizationId, day, 'dataPointsPerDay', amount, null);
+    this.noteUnjournaled(organizationId, amount);
+    return total ?? 0;
   }
 
   private today(now: number): string {

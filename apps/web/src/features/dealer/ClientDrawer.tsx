@@ -32,7 +32,7 @@ export function ClientDrawer({ clientId, onClose }: Props) {
       opened={clientId !== null}
       onClose={onClose}
       position="right"
-      size="xl"
+      size={960}
       title={detail.data?.client.name ?? t('dealer.drawer.title')}
       closeButtonProps={{ 'aria-label': t('common.close') }}
     >

@@ -47,7 +47,7 @@ export function ClientLicenses({ detail }: { detail: ClientDetail }) {
               {detail.licenses.map((license: License) => (
                 <Table.Tr key={license.id} data-license-code={license.licenseCode}>
                   <Table.Td>
-                    <Code>{license.licenseCode}</Code>
+                    <Code style={{ whiteSpace: 'nowrap' }}>{license.licenseCode}</Code>
                   </Table.Td>
                   <Table.Td>{license.product.name}</Table.Td>
                   <Table.Td ta="right">{formatCount(license.quantity, i18n.language)}</Table.Td>

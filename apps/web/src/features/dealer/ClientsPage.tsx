@@ -39,6 +39,8 @@ function ClientsScreen() {
     queryKey: [DEALER_KEY, organization.id, 'clients', request],
     queryFn: async ({ signal }) => fetchClients(await token(), organization.id, request, signal),
     placeholderData: keepPreviousData,
+    // The clients act too (activate licences, add devices): the counts are read whenever the list shows.
+    staleTime: 0,
   });
 
   const openClient = useCallback(
@@ -81,6 +83,16 @@ function ClientsScreen() {
               active: formatCount(row.original.activeLicenseCount, i18n.language),
               total: formatCount(row.original.licenseCount, i18n.language),
             })}
+          </Text>
+        ),
+      },
+      {
+        id: 'devices',
+        header: t('dealer.clients.columns.devices'),
+        enableSorting: false,
+        cell: ({ row }) => (
+          <Text size="sm" data-testid="client-devices">
+            {formatCount(row.original.deviceCount, i18n.language)}
           </Text>
         ),
       },

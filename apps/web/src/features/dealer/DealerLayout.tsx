@@ -1,4 +1,4 @@
-import { Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
@@ -29,9 +29,6 @@ export function DealerLayout({
         children
       ) : (
         <Stack align="center" gap="xs" py="xl" data-testid="dealer-not-dealer">
-          <ThemeIcon variant="light" size="xl" radius="xl" aria-hidden>
-            ¤
-          </ThemeIcon>
           <Text fw={500}>{t('dealer.notDealer.title', { name: organization.name })}</Text>
           <Text size="sm" c="dimmed" maw={560} ta="center">
             {t('dealer.notDealer.hint')}

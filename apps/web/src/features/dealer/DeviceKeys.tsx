@@ -1,5 +1,4 @@
 import {
-  ActionIcon,
   Alert,
   Badge,
   Button,
@@ -13,14 +12,13 @@ import {
   Stack,
   Table,
   Text,
-  Tooltip,
 } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
 import { type ClientDetail, type DeviceLicenseStatus, fetchClientDeviceLicenses } from './api.ts';
-import { useClientAccess } from './client-access.ts';
 import { EnterClientLink } from './EnterClientLink.tsx';
 import { formatCount, formatDate } from './format.ts';
 import { DEALER_KEY } from './query-keys.ts';
@@ -35,7 +33,7 @@ type Filter = 'all' | DeviceLicenseStatus;
 
 /**
  * The client's device licences: how many are available, active and expired, and the activation keys themselves so
- * the dealer can hand one over (read inside the client organization, which the dealer user's INHERIT roles reach).
+ * the dealer can hand one over (the dealer issued them: they are read through the dealer organization, in full).
  */
 export function DeviceKeys({ detail }: { detail: ClientDetail }) {
   const { t, i18n } = useTranslation();
@@ -65,38 +63,32 @@ export function DeviceKeys({ detail }: { detail: ClientDetail }) {
 
 function KeyList({ detail }: { detail: ClientDetail }) {
   const { t, i18n } = useTranslation();
-  const access = useClientAccess(detail.client);
+  const { organization, ability, token } = useOrganizationApi();
   const [page, setPage] = useState(0);
   const [filter, setFilter] = useState<Filter>('all');
-  const ready = access.status === 'ready' ? access : null;
   const keys = useQuery({
-    queryKey: [DEALER_KEY, 'client-keys', detail.client.id, page, filter, detail.deviceLicenses],
+    queryKey: [
+      DEALER_KEY,
+      organization.id,
+      'client-keys',
+      detail.client.id,
+      page,
+      filter,
+      detail.deviceLicenses,
+    ],
     queryFn: async ({ signal }) =>
       fetchClientDeviceLicenses(
-        (await ready?.token()) ?? '',
+        await token(),
+        organization.id,
         detail.client.id,
         { page, pageSize: PAGE_SIZE, status: filter === 'all' ? undefined : filter },
         signal,
       ),
-    enabled: ready?.ability.can('READ', 'devices') === true,
     placeholderData: keepPreviousData,
     staleTime: 0,
   });
-
-  if (access.status === 'pending')
-    return (
-      <Row gap="sm" aria-busy="true">
-        <Loader size="sm" />
-        <Text c="dimmed">{t('common.loading')}</Text>
-      </Row>
-    );
-  if (access.status === 'none' || !access.ability.can('READ', 'devices'))
-    return (
-      <Alert color="gray" data-testid="client-keys-unreachable">
-        {t('dealer.keys.unreachable', { name: detail.client.name })}
-      </Alert>
-    );
-  const masked = !access.ability.can('CREATE', 'devices');
+  // The client's own screens open when the dealer user's organization rights reach into sub-organizations.
+  const mayEnterClient = ability.can('READ', 'organizations') && ability.can('INHERIT', 'organizations');
 
   return (
     <Stack gap="sm">
@@ -116,7 +108,7 @@ function KeyList({ detail }: { detail: ClientDetail }) {
             { value: 'EXPIRED', label: t('dealer.keys.status.EXPIRED') },
           ]}
         />
-        {access.ability.can('READ', 'organizations') && (
+        {mayEnterClient && (
           <Row gap="md">
             <EnterClientLink clientId={detail.client.id} path="/organizations/resources">
               {t('dealer.keys.openResources')}
@@ -127,11 +119,6 @@ function KeyList({ detail }: { detail: ClientDetail }) {
           </Row>
         )}
       </Row>
-      {masked && (
-        <Text size="sm" c="dimmed">
-          {t('dealer.keys.masked')}
-        </Text>
-      )}
       {keys.isError && (
         <Alert color="red" title={t('dealer.keys.loadFailed')}>
           <Stack gap="xs" align="flex-start">
@@ -177,27 +164,31 @@ function KeyList({ detail }: { detail: ClientDetail }) {
                 <Table.Tr key={key.id} data-testid="client-key" data-status={key.status}>
                   <Table.Td>
                     <Row gap={4} wrap="nowrap">
-                      <Code data-testid="activation-key">{key.activationKey}</Code>
-                      {!masked && (
-                        <CopyButton value={key.activationKey}>
-                          {({ copied, copy }) => (
-                            <Tooltip label={copied ? t('dealer.keys.copied') : t('dealer.keys.copy')}>
-                              <ActionIcon
-                                variant="subtle"
-                                color={copied ? 'teal' : 'gray'}
-                                onClick={copy}
-                                aria-label={t('dealer.keys.copyLabel', { key: key.activationKey })}
-                              >
-                                {copied ? '✓' : '⧉'}
-                              </ActionIcon>
-                            </Tooltip>
-                          )}
-                        </CopyButton>
-                      )}
+                      <Code data-testid="activation-key" style={{ whiteSpace: 'nowrap' }}>
+                        {key.activationKey}
+                      </Code>
+                      <CopyButton value={key.activationKey}>
+                        {({ copied, copy }) => (
+                          <Button
+                            size="compact-xs"
+                            variant="subtle"
+                            color={copied ? 'teal' : undefined}
+                            onClick={copy}
+                            aria-label={t('dealer.keys.copyLabel', { key: key.activationKey })}
+                          >
+                            {copied ? t('dealer.keys.copied') : t('dealer.keys.copy')}
+                          </Button>
+                        )}
+                      </CopyButton>
                     </Row>
                   </Table.Td>
                   <Table.Td>
-                    <Badge color={KEY_STATUS_COLOR[key.status]} variant="light" tt="none">
+                    <Badge
+                      color={KEY_STATUS_COLOR[key.status]}
+                      variant="light"
+                      tt="none"
+                      style={{ minWidth: 'max-content' }}
+                    >
                       {t(`dealer.keys.status.${key.status}`)}
                     </Badge>
                   </Table.Td>

@@ -40,7 +40,7 @@ export function IssuedLicensesTable() {
         id: 'licenseCode',
         accessorKey: 'licenseCode',
         header: t('dealer.licenses.columns.code'),
-        cell: ({ row }) => <Code>{row.original.licenseCode}</Code>,
+        cell: ({ row }) => <Code style={{ whiteSpace: 'nowrap' }}>{row.original.licenseCode}</Code>,
       },
       {
         id: 'client',

@@ -14,7 +14,13 @@ import { DEALER_KEY } from './query-keys.ts';
 export function LicenseStatusBadge({ status }: { status: License['status'] }) {
   const { t } = useTranslation();
   return (
-    <Badge color={LICENSE_STATUS_COLOR[status]} variant="light" tt="none" data-testid="license-status">
+    <Badge
+      color={LICENSE_STATUS_COLOR[status]}
+      variant="light"
+      tt="none"
+      style={{ minWidth: 'max-content' }}
+      data-testid="license-status"
+    >
       {t(`dealer.status.${status}`)}
     </Badge>
   );

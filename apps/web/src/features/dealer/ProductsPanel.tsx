@@ -136,7 +136,7 @@ export function ProductsPanel() {
                         </ActionIcon>
                       </Table.Td>
                       <Table.Td>
-                        <Code>{product.code}</Code>
+                        <Code style={{ whiteSpace: 'nowrap' }}>{product.code}</Code>
                       </Table.Td>
                       <Table.Td>{product.name}</Table.Td>
                       <Table.Td>

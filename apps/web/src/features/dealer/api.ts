@@ -14,7 +14,7 @@ const PRODUCT = '/svc/license/api/v1/organizations/{org}/products/{id}';
 const VERSIONS = '/svc/license/api/v1/organizations/{org}/products/{id}/versions';
 const CLIENT_INVOICES = '/svc/license/api/v1/organizations/{org}/clientInvoices';
 const INVOICE_PAID = '/svc/license/api/v1/organizations/{org}/invoices/{id}/paid';
-const DEVICE_LICENSES = '/svc/license/api/v1/organizations/{org}/deviceLicenses';
+const CLIENT_DEVICE_LICENSES = '/svc/license/api/v1/organizations/{org}/clients/{client}/deviceLicenses';
 
 export type ClientPage = OkBody<LicensePaths, typeof CLIENTS, 'get'>;
 export type Client = ClientPage['items'][number];
@@ -32,7 +32,7 @@ export type ProductVersionList = OkBody<LicensePaths, typeof VERSIONS, 'get'>;
 export type InvoicePage = OkBody<LicensePaths, typeof CLIENT_INVOICES, 'get'>;
 export type Invoice = InvoicePage['items'][number];
 export type InvoiceStatus = Invoice['status'];
-export type DeviceLicensePage = OkBody<LicensePaths, typeof DEVICE_LICENSES, 'get'>;
+export type DeviceLicensePage = OkBody<LicensePaths, typeof CLIENT_DEVICE_LICENSES, 'get'>;
 export type DeviceLicense = DeviceLicensePage['items'][number];
 export type DeviceLicenseStatus = DeviceLicense['status'];
 
@@ -173,18 +173,19 @@ export function markInvoicePaid(token: string, org: string, id: string) {
   return answer(licenseClient.POST(INVOICE_PAID, { params: { path: { org, id } }, headers: bearer(token) }));
 }
 
-// ---- Activation keys of a client (with the client organization's own permission token) ----
+// ---- Activation keys of a client (the dealer issued them: read through the dealer, in full) ----
 
 export function fetchClientDeviceLicenses(
-  clientToken: string,
+  token: string,
+  org: string,
   client: string,
   request: { page: number; pageSize: number; status?: DeviceLicenseStatus },
   signal?: AbortSignal,
 ) {
   return answer(
-    licenseClient.GET(DEVICE_LICENSES, {
-      params: { path: { org: client }, query: request },
-      headers: bearer(clientToken),
+    licenseClient.GET(CLIENT_DEVICE_LICENSES, {
+      params: { path: { org, client }, query: request },
+      headers: bearer(token),
       signal,
     }),
   );

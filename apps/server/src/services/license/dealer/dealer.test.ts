@@ -33,6 +33,7 @@ let licenseCode: string;
 const DAY = 24 * 60 * 60 * 1000;
 const base = (org: string) => `/svc/license/api/v1/organizations/${org}`;
 const LICENSE_CODE = /^LIC(-[2-9A-HJKMNP-TV-Z]{4}){3}$/;
+const ACTIVATION_KEY = /^EP(-[2-9A-HJKMNP-TV-Z]{4}){3}$/;
 
 async function createProduct(rpt: string, org: string, body: Record<string, unknown>) {
   const response = await call('POST', `${base(org)}/products`, rpt, {
@@ -118,6 +119,7 @@ describe('the dealer area', () => {
       hasOwnResources: true,
       dealer: false,
       licenseCount: 0,
+      deviceCount: 0,
     });
     const { db } = server.database;
     const [row] = await db.select().from(organizations).where(eq(organizations.id, clientId));
@@ -497,6 +499,78 @@ describe('dealer calls on issued licences', () => {
     );
   });
 
+  it("lists the client's device licences for the dealer: paged, filtered, keys unmasked, with their devices", async () => {
+    const url = `${base(tenants.orgA.id)}/clients/${clientId}/deviceLicenses`;
+    const all = await call('GET', url, rptA);
+    expect(all.statusCode).toBe(200);
+    const page = all.json();
+    expect(page).toMatchObject({ total: 6, page: 0 });
+    const stored = await server.database.db
+      .select()
+      .from(deviceLicenses)
+      .where(eq(deviceLicenses.licenseId, licenseId));
+    expect(page.items.map((item: { activationKey: string }) => item.activationKey).sort()).toEqual(
+      stored.map((row) => row.activationKey).sort(),
+    );
+    expect(
+      page.items.every((item: { activationKey: string }) => ACTIVATION_KEY.test(item.activationKey)),
+    ).toBe(true);
+    // The same rows, in the same order, as the client's own list (its administrator sees keys unmasked too).
+    const own = (await call('GET', `${base(clientId)}/deviceLicenses`, rptClient)).json();
+    expect(page.items).toEqual(own.items);
+
+    const active = (await call('GET', `${url}?status=ACTIVE`, rptA)).json();
+    expect(active.total).toBe(1);
+    expect(active.items[0]).toMatchObject({ status: 'ACTIVE', device: { label: 'Pump 1' } });
+    expect(active.items[0].device.id).toMatch(/^[0-9a-f-]{36}$/);
+    const available = (await call('GET', `${url}?status=AVAILABLE`, rptA)).json();
+    expect(available.total).toBe(5);
+    expect(available.items.every((item: { device: unknown }) => item.device === null)).toBe(true);
+    const paged = (await call('GET', `${url}?pageSize=2&page=1`, rptA)).json();
+    expect(paged).toMatchObject({ total: 6, page: 1, pageSize: 2 });
+    expect(paged.items.map((item: { id: string }) => item.id)).toEqual(
+      page.items.slice(2, 4).map((item: { id: string }) => item.id),
+    );
+    const key = stored.find((row) => row.status === 'AVAILABLE')?.activationKey ?? '';
+    const byKey = (await call('GET', `${url}?search=${key.slice(-4)}`, rptA)).json();
+    expect(byKey.items.map((item: { activationKey: string }) => item.activationKey)).toContain(key);
+    expect((await call('GET', `${url}?search=pump`, rptA)).json().total).toBe(1);
+    expect((await call('GET', `${url}?status=GONE`, rptA)).statusCode).toBe(400);
+
+    // The client list and detail count the client's devices.
+    const listed = (await call('GET', `${base(tenants.orgA.id)}/clients?search=client`, rptA)).json();
+    expect(listed.items[0]).toMatchObject({ id: clientId, deviceCount: 1 });
+    const detail = (await call('GET', `${base(tenants.orgA.id)}/clients/${clientId}`, rptA)).json();
+    expect(detail.client.deviceCount).toBe(1);
+  });
+
+  it("refuses the client's device licences to all but the dealer", async () => {
+    const path = (org: string, client: string) => `${base(org)}/clients/${client}/deviceLicenses`;
+    // Not a client of the dealer, unknown, malformed.
+    expect((await call('GET', path(tenants.orgA.id, tenants.orgB.id), rptA)).statusCode).toBe(404);
+    expect(
+      (await call('GET', path(tenants.orgA.id, '00000000-0000-4000-8000-000000000000'), rptA)).statusCode,
+    ).toBe(404);
+    expect((await call('GET', path(tenants.orgA.id, 'client-one'), rptA)).statusCode).toBe(400);
+    // Without CREATE/UPDATE products in the dealer.
+    expect((await call('GET', path(tenants.orgA.id, clientId), productReaderA)).statusCode).toBe(403);
+    // The client's own administrator: not in the dealer, and the client is no dealer (nor its own client).
+    expect([403, 404]).toContain((await call('GET', path(tenants.orgA.id, clientId), rptClient)).statusCode);
+    expect((await call('GET', path(clientId, clientId), rptClient)).statusCode).toBe(403);
+    // Another dealer's administrator: A's dealer path is refused, and in its own dealer A's client is unknown.
+    const { db } = server.database;
+    await db.update(organizations).set({ dealer: true }).where(eq(organizations.id, tenants.orgB.id));
+    try {
+      expect([403, 404]).toContain((await call('GET', path(tenants.orgA.id, clientId), rptB)).statusCode);
+      const foreign = await call('GET', path(tenants.orgB.id, clientId), rptB);
+      expect(foreign.statusCode).toBe(404);
+      expect(foreign.json().message).not.toContain('EP-');
+      expect((await call('GET', `${base(tenants.orgB.id)}/clients`, rptB)).json().total).toBe(0);
+    } finally {
+      await db.update(organizations).set({ dealer: false }).where(eq(organizations.id, tenants.orgB.id));
+    }
+  });
+
   it('issues an ACTIVE licence at once, charged, with autorenew', async () => {
     const response = await call('POST', `${base(tenants.orgA.id)}/clients/${clientId}/licenses`, rptA, {
       productId: usersProduct,
@@ -538,6 +612,10 @@ describe('dealer calls on issued licences', () => {
     expect(await verifyDeviceSecret(server.database.db, deviceId, credentials.password)).toBeUndefined();
     const list = (await call('GET', `${base(clientId)}/deviceLicenses?status=EXPIRED`, rptClient)).json();
     expect(list.total).toBe(6);
+    const forDealer = (
+      await call('GET', `${base(tenants.orgA.id)}/clients/${clientId}/deviceLicenses?status=EXPIRED`, rptA)
+    ).json();
+    expect(forDealer.total).toBe(6);
     expect(
       (await call('POST', `${base(tenants.orgA.id)}/issuedLicenses/${licenseId}/revoke`, rptA)).statusCode,
     ).toBe(409);

@@ -1,4 +1,4 @@
-import { common, licenseProducts as contract } from '@edgeport/contract';
+import { common, licenseProducts as contract, license } from '@edgeport/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../../../http/principal.ts';
 import type { ServiceContext } from '../../mount.ts';
@@ -26,7 +26,7 @@ export const dealerRoutes: FastifyPluginAsyncTypebox<ServiceContext> = async (ap
     {
       schema: {
         operationId: 'getDealerClients',
-        description: `The client organizations of dealer {org} (its direct sub-organizations), paged, with licence counts; search matches name and resourceId; sort by name, createdAt, resourceId. ${DEALER}`,
+        description: `The client organizations of dealer {org} (its direct sub-organizations), paged, with licence and device counts; search matches name and resourceId; sort by name, createdAt, resourceId. ${DEALER}`,
         params: contract.OrganizationParams,
         querystring: contract.ClientListQuery,
         response: { 200: contract.ClientPage, ...errors },
@@ -63,6 +63,28 @@ export const dealerRoutes: FastifyPluginAsyncTypebox<ServiceContext> = async (ap
       },
     },
     async (request) => service.getClient(db, principalOf(request), request.params.org, request.params.client),
+  );
+
+  app.get(
+    `${clients}/:client/deviceLicenses`,
+    {
+      schema: {
+        operationId: 'getDealerClientDeviceLicenses',
+        description: `The device licences (activation keys) of a client of dealer {org}, paged, newest first, with each one's device; filter by status (EXPIRED includes ACTIVE licences past their expiry) and vpn; search matches key and device label. The dealer issued them: the keys are not masked. Not a direct sub-organization: 404. ${DEALER}`,
+        params: contract.ClientParams,
+        querystring: license.DeviceLicenseListQuery,
+        response: { 200: license.DeviceLicensePage, ...errors },
+      },
+    },
+    async (request) =>
+      service.listClientDeviceLicenses(
+        db,
+        principalOf(request),
+        request.params.org,
+        request.params.client,
+        request.query,
+        context.clock.now(),
+      ),
   );
 
   app.post(

@@ -1,4 +1,4 @@
-import { licenseProducts } from '@edgeport/contract';
+import { type license, licenseProducts } from '@edgeport/contract';
 import type { Db } from '../../../db/index.ts';
 import { badRequest, forbidden, notFound } from '../../../http/errors.ts';
 import type { Principal } from '../../../http/principal.ts';
@@ -12,7 +12,8 @@ import * as lifecycle from '../licenses/lifecycle.ts';
 import { announceAll, auditLicense, type LicenseDeps, renewOf, setAutorenewOf } from '../licenses/service.ts';
 import * as licenseStore from '../licenses/store.ts';
 import * as productStore from '../products/store.ts';
-import { authorizeAny } from '../service.ts';
+import { authorizeAny, toLicense } from '../service.ts';
+import * as deviceLicenseStore from '../store.ts';
 import * as store from './store.ts';
 
 export const NOT_A_DEALER =
@@ -47,6 +48,7 @@ export function toClient(row: store.ClientRow): licenseProducts.Client {
     createdAt: row.createdAt.toISOString(),
     licenseCount: row.licenseCount,
     activeLicenseCount: row.activeLicenseCount,
+    deviceCount: row.deviceCount,
   };
 }
 
@@ -98,7 +100,7 @@ export async function createClient(
     resourceName: row.name,
     detail,
   });
-  return toClient({ ...row, licenseCount: 0, activeLicenseCount: 0 });
+  return toClient({ ...row, licenseCount: 0, activeLicenseCount: 0, deviceCount: 0 });
 }
 
 /** The client with the licences it holds, its device licences and what it is granted and uses per resource type. */
@@ -126,6 +128,24 @@ export async function getClient(
       used: usage.get(resourceType) ?? 0,
     })),
   };
+}
+
+/**
+ * The client's device licences, paged and filtered like its own GET /deviceLicenses, with each one's device. The
+ * dealer issued them, so the activation keys are shown in full (to hand over) and can be searched.
+ */
+export async function listClientDeviceLicenses(
+  db: Db,
+  principal: Principal,
+  ref: string,
+  clientId: string,
+  query: license.DeviceLicenseListQuery,
+  now: Date,
+) {
+  const dealer = await dealerOf(db, principal, ref);
+  const client = await clientOf(db, dealer, clientId);
+  const page = await deviceLicenseStore.pageOfLicenses(db, client.id, query, { searchKeys: true, now });
+  return { ...page, items: page.items.map((row) => toLicense(row, true, now)) };
 }
 
 /** Issues a licence of one of the dealer's products to a client (see lifecycle.issue). */

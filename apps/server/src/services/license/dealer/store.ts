@@ -2,35 +2,54 @@ import type { licenseProducts } from '@edgeport/contract';
 import { and, count, eq, ilike, inArray, or, type SQL, sql, sum } from 'drizzle-orm';
 import type { Db } from '../../../db/index.ts';
 import { containsPattern, orderOf, pageWindow } from '../../../db/paging.ts';
-import { licenses, organizations, products, productVersions, resourceJournal } from '../../../db/schema.ts';
+import {
+  devices,
+  licenses,
+  organizations,
+  products,
+  productVersions,
+  resourceJournal,
+} from '../../../db/schema.ts';
 import type { OrganizationRow } from '../../core/organizations/store.ts';
 
-export type ClientRow = OrganizationRow & { licenseCount: number; activeLicenseCount: number };
+type ClientCounts = { licenseCount: number; activeLicenseCount: number; deviceCount: number };
+export type ClientRow = OrganizationRow & ClientCounts;
 
-/** Licences held per organization: all, and ACTIVE. */
+/** Licences held per organization (all, and ACTIVE) and its devices. */
 async function withCounts(db: Db, rows: OrganizationRow[]): Promise<ClientRow[]> {
-  const counts = new Map<string, { licenseCount: number; activeLicenseCount: number }>();
+  const counts = new Map<string, ClientCounts>();
+  const entryOf = (organizationId: string): ClientCounts => {
+    let entry = counts.get(organizationId);
+    if (!entry) {
+      entry = { licenseCount: 0, activeLicenseCount: 0, deviceCount: 0 };
+      counts.set(organizationId, entry);
+    }
+    return entry;
+  };
   if (rows.length > 0) {
-    const grouped = await db
-      .select({ organizationId: licenses.organizationId, status: licenses.status, n: count() })
-      .from(licenses)
-      .where(
-        inArray(
-          licenses.organizationId,
-          rows.map((row) => row.id),
-        ),
-      )
-      .groupBy(licenses.organizationId, licenses.status);
+    const ids = rows.map((row) => row.id);
+    const [grouped, deviceCounts] = await Promise.all([
+      db
+        .select({ organizationId: licenses.organizationId, status: licenses.status, n: count() })
+        .from(licenses)
+        .where(inArray(licenses.organizationId, ids))
+        .groupBy(licenses.organizationId, licenses.status),
+      db
+        .select({ organizationId: devices.organizationId, n: count() })
+        .from(devices)
+        .where(inArray(devices.organizationId, ids))
+        .groupBy(devices.organizationId),
+    ]);
     for (const row of grouped) {
-      const entry = counts.get(row.organizationId) ?? { licenseCount: 0, activeLicenseCount: 0 };
+      const entry = entryOf(row.organizationId);
       entry.licenseCount += row.n;
       if (row.status === 'ACTIVE') entry.activeLicenseCount += row.n;
-      counts.set(row.organizationId, entry);
     }
+    for (const row of deviceCounts) entryOf(row.organizationId).deviceCount = row.n;
   }
   return rows.map((row) => ({
     ...row,
-    ...(counts.get(row.id) ?? { licenseCount: 0, activeLicenseCount: 0 }),
+    ...(counts.get(row.id) ?? { licenseCount: 0, activeLicenseCount: 0, deviceCount: 0 }),
   }));
 }
 
