@@ -15,4 +15,10 @@ export class Clock {
     this.#offsetMs += ms;
     return this.now();
   }
+
+  /** Back to the system time (tests only: browser tests share one server). */
+  reset(): Date {
+    this.#offsetMs = 0;
+    return this.now();
+  }
 }

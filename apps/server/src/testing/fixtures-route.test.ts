@@ -61,3 +61,21 @@ describe('test-support outbox', () => {
     expect(response.json().map((mail: { subject: string }) => mail.subject)).toEqual(['second', 'first']);
   });
 });
+
+describe('test-support clock', () => {
+  it('moves the server clock forward and puts it back on the system time', async () => {
+    const server = await startTestServer({ testFixtures: true });
+    servers.push(server);
+    const move = (payload: object) =>
+      server.app.inject({ method: 'POST', url: '/test-support/clock', payload });
+    const year = 366 * 86_400_000;
+    const moved = await move({ advanceMs: year });
+    expect(moved.statusCode).toBe(200);
+    expect(Date.parse(moved.json().now) - Date.now()).toBeGreaterThan(year - 60_000);
+    expect(server.app.clock.now().getTime() - Date.now()).toBeGreaterThan(year - 60_000);
+    expect((await move({ advanceMs: -1 })).statusCode).toBe(400);
+    const reset = await move({ reset: true });
+    expect(reset.statusCode).toBe(200);
+    expect(Math.abs(server.app.clock.now().getTime() - Date.now())).toBeLessThan(60_000);
+  });
+});

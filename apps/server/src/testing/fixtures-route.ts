@@ -185,18 +185,22 @@ export const testFixtureRoutes: FastifyPluginAsyncTypebox<{
     },
   );
 
-  // Moves the server's clock forward (licence terms, app billing) and settles what fell due.
+  // Moves the server's clock forward (licence terms, app billing) and settles what fell due; `reset` puts it back on
+  // the system time, as a browser test that moved it must do before the next test (they share the server).
   app.post(
     '/test-support/clock',
     {
       schema: {
         hide: true,
-        body: Type.Object({ advanceMs: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
+        body: Type.Union([
+          Type.Object({ advanceMs: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
+          Type.Object({ reset: Type.Literal(true) }, { additionalProperties: false }),
+        ]),
       },
     },
     async (request) => {
       if (!clock) throw new Error('no clock');
-      const now = clock.advance(request.body.advanceMs);
+      const now = 'reset' in request.body ? clock.reset() : clock.advance(request.body.advanceMs);
       await licenseExpiry?.sweep();
       return { now: now.toISOString() };
     },

@@ -31,6 +31,14 @@ async function advanceClock(page: Page, ms: number): Promise<void> {
   expect(response.status()).toBe(200);
 }
 
+// Browser tests share one server: put its clock back on the system time for the tests after this one.
+test.afterAll(async ({ request }) => {
+  const response = await request.post(`http://127.0.0.1:${e2ePort()}/test-support/clock`, {
+    data: { reset: true },
+  });
+  expect(response.status()).toBe(200);
+});
+
 function licenceRow(scope: Page | Locator, code: string): Locator {
   return scope.locator(`tr[data-license-code="${code}"]`);
 }

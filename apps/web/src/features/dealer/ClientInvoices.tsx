@@ -16,12 +16,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
+import { formatMoney } from '../../shared/money/money.ts';
 import { confirmDanger } from '../../shared/ui/confirm.tsx';
 import { type Client, fetchClientInvoices, type Invoice, markInvoicePaid } from './api.ts';
 import { formatDate, INVOICE_STATUS_COLOR } from './format.ts';
 import { useRefreshDealer } from './LicenseActions.tsx';
 import { dealerFailure } from './messages.ts';
-import { formatMoney } from './money.ts';
 import { DEALER_KEY } from './query-keys.ts';
 
 const PAGE_SIZE = 20;

@@ -5,11 +5,11 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
+import { formatMoney, totalMinor } from '../../shared/money/money.ts';
 import { type Client, fetchProducts, type IssueInput, issueLicense, type Product } from './api.ts';
 import { formatCount } from './format.ts';
 import { useRefreshDealer } from './LicenseActions.tsx';
 import { dealerFailure } from './messages.ts';
-import { formatMoney, totalMinor } from './money.ts';
 import { LIMITS, parseCount, problemText } from './product-form.ts';
 import { DEALER_KEY } from './query-keys.ts';
 

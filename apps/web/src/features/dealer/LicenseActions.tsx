@@ -4,11 +4,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
+import { formatMoney } from '../../shared/money/money.ts';
 import { confirmDanger } from '../../shared/ui/confirm.tsx';
 import { type License, renewLicense, revokeLicense, setAutorenew } from './api.ts';
 import { LICENSE_STATUS_COLOR, licenseActions } from './format.ts';
 import { dealerFailure } from './messages.ts';
-import { formatMoney } from './money.ts';
 import { DEALER_KEY } from './query-keys.ts';
 
 export function LicenseStatusBadge({ status }: { status: License['status'] }) {

@@ -16,10 +16,10 @@ import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
+import { formatMoney, minorToInput } from '../../shared/money/money.ts';
 import { createProduct, createVersion, type Product, RESOURCE_TYPES, type ResourceType } from './api.ts';
 import { useRefreshDealer } from './LicenseActions.tsx';
 import { dealerFailure } from './messages.ts';
-import { formatMoney, minorToInput } from './money.ts';
 import {
   checkProduct,
   checkVersion,

@@ -17,12 +17,12 @@ import { Fragment, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
+import { formatMoney } from '../../shared/money/money.ts';
 import { confirmDanger } from '../../shared/ui/confirm.tsx';
 import { deleteProduct, fetchProducts, fetchVersions, type Product } from './api.ts';
 import { formatCount, formatDate } from './format.ts';
 import { useRefreshDealer } from './LicenseActions.tsx';
 import { dealerFailure } from './messages.ts';
-import { formatMoney } from './money.ts';
 import { ProductFormModal, type ProductFormTarget } from './ProductFormModal.tsx';
 import { DEALER_KEY } from './query-keys.ts';
 

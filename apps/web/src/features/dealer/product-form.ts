@@ -1,5 +1,5 @@
+import { currencyDigits, isCurrencyCode, parseMoney } from '../../shared/money/money.ts';
 import type { ProductInput, ResourceType, VersionInput } from './api.ts';
-import { currencyDigits, isCurrencyCode, parseMoney } from './money.ts';
 
 /** The limits of the licence service's product contract. */
 export const LIMITS = {

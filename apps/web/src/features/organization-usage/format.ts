@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatMoney } from './money.ts';
+import { formatMoney } from '../../shared/money/money.ts';
 
 /** What a cell shows for a value that is not there (not a text to translate). */
 export const NONE = '—';

@@ -1,7 +1,7 @@
 import { Alert } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { formatMoney } from '../../shared/money/money.ts';
 import type { InstalledApp } from './api.ts';
-import { formatMoney } from './money.ts';
 
 /** The last charge of an installed app when it still needs attention (an open or failed invoice). */
 export function InvoiceNotice({ app }: { app: InstalledApp }) {

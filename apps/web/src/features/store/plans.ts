@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { formatMoney } from './money.ts';
+import { formatMoney } from '../../shared/money/money.ts';
 
 /** The part of a catalogue plan the store shows (the contract's AppPlan). */
 export type PlanPrice = {

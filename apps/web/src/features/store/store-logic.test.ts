@@ -11,7 +11,6 @@ import {
   startOfDay,
 } from './billing-date.ts';
 import { toggledLike, updateApp } from './likes.ts';
-import { currencyDigits, formatMoney, minorToDecimal } from './money.ts';
 import { cheapestPlan, type PlanPrice, planById, planPriceText, priceOf } from './plans.ts';
 import {
   isTransactionResult,
@@ -30,46 +29,6 @@ const plan = (id: string, priceMinor: number, period: 'MONTH' | 'YEAR' = 'MONTH'
   priceMinor,
   currency: 'EUR',
   period,
-});
-
-describe('money in minor units', () => {
-  it('writes the decimal string from the integer, without floating point', () => {
-    expect(minorToDecimal(1999, 2)).toBe('19.99');
-    expect(minorToDecimal(5, 2)).toBe('0.05');
-    expect(minorToDecimal(0, 2)).toBe('0.00');
-    expect(minorToDecimal(-5, 2)).toBe('-0.05');
-    expect(minorToDecimal(1234, 0)).toBe('1234');
-    expect(minorToDecimal(1234, 3)).toBe('1.234');
-    expect(minorToDecimal(Number.MAX_SAFE_INTEGER, 2)).toBe('90071992547409.91');
-    expect(() => minorToDecimal(1.5, 2)).toThrow(RangeError);
-  });
-
-  it('gives back exactly the integer it was made from (any safe integer, any digits)', () => {
-    fc.assert(
-      fc.property(fc.maxSafeInteger(), fc.integer({ min: 0, max: 4 }), (minor, digits) => {
-        const text = minorToDecimal(minor, digits);
-        expect(BigInt(text.replace('.', ''))).toBe(BigInt(minor));
-        if (digits > 0) expect(text.split('.')[1]).toHaveLength(digits);
-      }),
-    );
-  });
-
-  it('knows the minor digits of a currency', () => {
-    expect(currencyDigits('EUR')).toBe(2);
-    expect(currencyDigits('JPY')).toBe(0);
-    expect(currencyDigits('KWD')).toBe(3);
-  });
-
-  it('formats for the locale with the currency', () => {
-    expect(formatMoney(1990, 'EUR', 'de-DE')).toBe('19,90\u00a0€');
-    expect(formatMoney(1990, 'EUR', 'en-US')).toBe('€19.90');
-    expect(formatMoney(123456789, 'USD', 'en-US')).toBe('$1,234,567.89');
-    expect(formatMoney(500, 'JPY', 'en-US')).toBe('¥500');
-    // 0.1 + 0.2 style errors cannot happen: 30 cents stay 30 cents.
-    expect(formatMoney(30, 'EUR', 'en-US')).toBe('€0.30');
-    // Beyond a double's exact range the digits are still exact.
-    expect(formatMoney(Number.MAX_SAFE_INTEGER, 'EUR', 'en-US')).toBe('€90,071,992,547,409.91');
-  });
 });
 
 describe('plans', () => {

@@ -1,7 +1,7 @@
 /**
- * Prices are integer minor units (cents) on the server. What the dealer types ("12.50", "12,5", "1200") becomes minor
- * units by moving digits, never through floating point; and minor units are shown through Intl.NumberFormat from an
- * exact decimal string.
+ * Money is integer minor units (cents) on the server: prices, invoices, transaction limits. What a person types
+ * ("12.50", "12,5", "1200") becomes minor units by moving digits, never through floating point; and minor units are
+ * shown through Intl.NumberFormat from an exact decimal string. The one place the web app handles amounts.
  */
 
 /** The largest amount the server stores exactly (its bigint columns are read as JavaScript numbers). */
