@@ -1,4 +1,5 @@
-import { type AppConnection, type BridgeContext, connect } from '@edgeport/bridge';
+import { type AppConnection, connect } from '@edgeport/bridge';
+import { element, setState, showWho } from '../store-app-kit/page.ts';
 import { costCents, formatCents, formatKwh, parseKwh, parseTariff } from './cost.ts';
 
 /**
@@ -9,28 +10,8 @@ import { costCents, formatCents, formatKwh, parseKwh, parseTariff } from './cost
 
 const TARIFF_KEY = 'tariffCentsPerKwh';
 
-function element<T extends HTMLElement = HTMLElement>(id: string): T {
-  const found = document.getElementById(id);
-  if (!found) throw new Error(`#${id} is missing`);
-  return found as T;
-}
-
 let connection: AppConnection | undefined;
 let tariff: bigint | undefined;
-
-function setState(id: string, text: string, state: 'connecting' | 'connected' | 'error' | 'info') {
-  const target = element(id);
-  target.textContent = text;
-  target.dataset.state = state;
-}
-
-function showWho(context: BridgeContext) {
-  element('user').textContent = context.username;
-  element('organization').textContent = context.organizationResourceId || context.organizationId;
-  document.body.classList.toggle('dark', context.theme?.colorScheme === 'dark');
-  if (context.theme?.primaryColor)
-    document.documentElement.style.setProperty('--accent', context.theme.primaryColor);
-}
 
 function compute() {
   const output = element('cost');

@@ -1,4 +1,5 @@
-import { type AppConnection, type BridgeContext, connect } from '@edgeport/bridge';
+import { type AppConnection, connect } from '@edgeport/bridge';
+import { element, setState, showWho } from '../store-app-kit/page.ts';
 
 /**
  * Shift report: a store app embedded by the portal through the bridge. The operator writes a report for a shift;
@@ -12,27 +13,7 @@ const NOTES_KEY = 'lastNotes';
 
 type Device = { id: string; label: string; status: string };
 
-function element<T extends HTMLElement = HTMLElement>(id: string): T {
-  const found = document.getElementById(id);
-  if (!found) throw new Error(`#${id} is missing`);
-  return found as T;
-}
-
 let connection: AppConnection | undefined;
-
-function setState(id: string, text: string, state: 'connecting' | 'connected' | 'error' | 'info') {
-  const target = element(id);
-  target.textContent = text;
-  target.dataset.state = state;
-}
-
-function showWho(context: BridgeContext) {
-  element('user').textContent = context.username;
-  element('organization').textContent = context.organizationResourceId || context.organizationId;
-  document.body.classList.toggle('dark', context.theme?.colorScheme === 'dark');
-  if (context.theme?.primaryColor)
-    document.documentElement.style.setProperty('--accent', context.theme.primaryColor);
-}
 
 /** The organization's first devices, read from the portal's core API (this server) with the bridge's token. */
 async function loadDevices() {

@@ -27,11 +27,14 @@ export const CONTENT_TYPES: Record<string, string> = {
 };
 
 /** The sample pages' own scripts, bundled: `bridge-app/main.js` -> code. */
-export async function bundleSamples(samplesDir: string): Promise<Map<string, string>> {
+export async function bundleSamples(
+  samplesDir: string,
+  samples: readonly string[] = SAMPLES,
+): Promise<Map<string, string>> {
   const { build } = await import('esbuild');
   const outdir = path.join(samplesDir, '.bundle');
   const result = await build({
-    entryPoints: SAMPLES.map((sample) => path.join(samplesDir, sample, 'main.ts')),
+    entryPoints: samples.map((sample) => path.join(samplesDir, sample, 'main.ts')),
     outbase: samplesDir,
     outdir,
     bundle: true,

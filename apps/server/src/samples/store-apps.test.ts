@@ -74,10 +74,11 @@ describe('sample store apps (always served)', () => {
       expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
       expect(script.body).toContain('edgeport-bridge');
       expect(script.body).not.toMatch(/^import /m);
-      expect((await server.app.inject(`/store-apps/${id}/style.css`)).headers['content-type']).toBe(
-        'text/css; charset=utf-8',
-      );
+      expect(page.body).toContain('href="/store-apps/kit/style.css"');
     }
+    const style = await server.app.inject('/store-apps/kit/style.css');
+    expect(style.statusCode).toBe(200);
+    expect(style.headers['content-type']).toBe('text/css; charset=utf-8');
     const shift = await server.app.inject('/store-apps/shift-report/main.js');
     expect(shift.body).toContain('device-manage');
     expect(shift.body).toContain('lastShift');
@@ -97,6 +98,8 @@ describe('sample store apps (always served)', () => {
       '/store-apps/energy-cost/cost.ts',
       '/store-apps/energy-cost/..%2F..%2Fpackage.json',
       '/store-apps/shift-report/missing.html',
+      '/store-apps/kit/index.html',
+      '/store-apps/kit/page.ts',
       '/store-apps/bridge-app/index.html',
     ])
       expect((await server.app.inject(url)).statusCode, url).toBe(404);

@@ -4,7 +4,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { baseOrigin, type Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { registerApp } from '../services/core/apps/service.ts';
-import { CONTENT_TYPES, sampleHelmet } from './routes.ts';
+import { bundleSamples, CONTENT_TYPES, sampleHelmet } from './routes.ts';
 
 /**
  * The two sample store apps (`samples/shift-report`, `samples/energy-cost`), served ALWAYS (not only with
@@ -39,6 +39,9 @@ function isStoreApp(name: string): name is StoreAppId {
   return Object.hasOwn(STORE_APPS, name);
 }
 
+/** The page kit both apps share (`samples/store-app-kit`): its style sheet is served at `/store-apps/kit/style.css`. */
+const KIT = { id: 'kit', folder: 'store-app-kit', file: 'style.css' };
+
 /** Where the portal embeds a sample store app. */
 export function storeAppEntry(config: Config, id: StoreAppId): string {
   return `${baseOrigin(config, 'apps.')}/store-apps/${id}/`;
@@ -59,32 +62,12 @@ export async function registerStoreApps(db: Db, config: Config): Promise<void> {
   }
 }
 
-async function bundle(samplesDir: string): Promise<Map<string, string>> {
-  const { build } = await import('esbuild');
-  const outdir = path.join(samplesDir, '.bundle');
-  const result = await build({
-    entryPoints: Object.keys(STORE_APPS).map((id) => path.join(samplesDir, id, 'main.ts')),
-    outbase: samplesDir,
-    outdir,
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    sourcemap: false,
-    logLevel: 'silent',
-  });
-  return new Map(
-    result.outputFiles.map((file) => [path.relative(outdir, file.path).split(path.sep).join('/'), file.text]),
-  );
-}
-
 export const storeAppRoutes: FastifyPluginAsync<{ config: Config; db: Db }> = async (app, { config, db }) => {
   await registerStoreApps(db, config);
   const helmet = sampleHelmet(config);
   let bundles: Promise<Map<string, string>> | undefined;
   const scripts = () => {
-    bundles ??= bundle(config.samplesDir).catch((error: unknown) => {
+    bundles ??= bundleSamples(config.samplesDir, Object.keys(STORE_APPS)).catch((error: unknown) => {
       bundles = undefined;
       throw error;
     });
@@ -107,7 +90,8 @@ export const storeAppRoutes: FastifyPluginAsync<{ config: Config; db: Db }> = as
     async (request, reply) => {
       const { app: id } = request.params;
       const file = request.params['*'] || 'index.html';
-      if (!isStoreApp(id) || !/^[a-z0-9-]+\.[a-z]+$/.test(file))
+      const kitFile = id === KIT.id && file === KIT.file;
+      if ((!isStoreApp(id) && !kitFile) || !/^[a-z0-9-]+\.[a-z]+$/.test(file))
         return reply.code(404).send({ message: 'not found' });
       reply.header('cache-control', 'no-cache');
       if (file === 'main.js') {
@@ -117,7 +101,8 @@ export const storeAppRoutes: FastifyPluginAsync<{ config: Config; db: Db }> = as
       }
       const type = CONTENT_TYPES[path.extname(file)];
       if (!type) return reply.code(404).send({ message: 'not found' });
-      const text = await readFile(path.join(config.samplesDir, id, file), 'utf8').catch(() => undefined);
+      const folder = kitFile ? KIT.folder : id;
+      const text = await readFile(path.join(config.samplesDir, folder, file), 'utf8').catch(() => undefined);
       if (text === undefined) return reply.code(404).send({ message: 'not found' });
       return reply.type(type).send(text);
     },

@@ -19,10 +19,7 @@ export async function recipientsOf(
   const { recipients } = rule;
   const fallback = languageOf(rule.language) ?? 'en';
   const people = await store.recipientUsers(db, organizationId, recipients.userIds, recipients.groupIds);
-  const preferences = await store.localePreferences(
-    db,
-    people.map((person) => person.id),
-  );
+  const languages = await languagesOf(db, people, fallback);
   const out: Recipient[] = [];
   const seen = new Set<string>();
   const add = (recipient: Recipient) => {
@@ -32,13 +29,33 @@ export async function recipientsOf(
     out.push(recipient);
   };
   for (const person of people) {
-    const language = languageOf(preferences.get(person.id)) ?? languageOf(person.locale) ?? fallback;
-    add({ channel: 'email', target: person.email.toLowerCase(), language });
+    add({ channel: 'email', target: person.email.toLowerCase(), language: languages.get(person.id) ?? fallback });
   }
   for (const email of recipients.emails)
     add({ channel: 'email', target: email.toLowerCase(), language: fallback });
   for (const url of recipients.webhooks) add({ channel: 'webhook', target: url });
   return out;
+}
+
+/**
+ * The language e-mail to each of these users is written in: their portal locale (user preference), else their
+ * account locale, else `fallback`.
+ */
+export async function languagesOf(
+  db: Db,
+  people: readonly { id: string; locale: string | null }[],
+  fallback: Language,
+): Promise<Map<string, Language>> {
+  const preferences = await store.localePreferences(
+    db,
+    people.map((person) => person.id),
+  );
+  return new Map(
+    people.map((person) => [
+      person.id,
+      languageOf(preferences.get(person.id)) ?? languageOf(person.locale) ?? fallback,
+    ]),
+  );
 }
 
 /** The key that makes a recipient the same one in another rule (one message per recipient and event). */

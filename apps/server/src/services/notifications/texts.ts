@@ -207,7 +207,7 @@ const TEXTS: Record<Language, Texts> = {
 };
 
 /** One line: no line breaks (a subject is a header), runs of blanks collapsed, at most `max` characters. */
-function oneLine(text: string, max: number): string {
+export function oneLine(text: string, max: number): string {
   const flat = text
     .replace(/[\r\n\t\u2028\u2029]+/g, ' ')
     .replace(/\s{2,}/g, ' ')

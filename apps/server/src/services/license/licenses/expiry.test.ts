@@ -15,6 +15,8 @@ import {
   notificationDeliveries,
   organizations,
   roles,
+  userPreferences,
+  users,
 } from '../../../db/schema.ts';
 import { addMember, createUser } from '../../core/organizations/provisioning.ts';
 import { seedDemoLicenses } from '../demo.ts';
@@ -101,6 +103,16 @@ beforeAll(async () => {
     .where(and(eq(roles.organizationId, clientId), eq(roles.name, 'Administrator')));
   const user = await createUser(db, { realm: 'acme', email: 'admin@client.test', password: PASSWORD });
   await addMember(db, clientId, user.id, administrator ? [administrator.id] : []);
+  // A German-speaking administrator: German by the portal locale preference over an English account locale.
+  const german = await createUser(db, { realm: 'acme', email: 'greta@client.test', password: PASSWORD });
+  await db.update(users).set({ locale: 'en-GB' }).where(eq(users.id, german.id));
+  await db.insert(userPreferences).values({
+    userId: german.id,
+    serviceName: 'portal',
+    property: 'locale',
+    value1: 'de-DE',
+  });
+  await addMember(db, clientId, german.id, administrator ? [administrator.id] : []);
   rptClient = (await rptFor(server, 'acme', user.email, client.resourceId)).rpt;
   const issue = (body: Record<string, unknown>) =>
     call('POST', `${base(tenants.orgA.id)}/clients/${clientId}/licenses`, rptA, {
@@ -145,9 +157,27 @@ describe('licence expiry on the server clock', () => {
     expect(warned).toHaveLength(1);
     expect(warned[0]?.detail).toMatchObject({ days: 30 });
     const mails = await warningsTo(licence.id);
-    expect(mails.map((mail) => mail.target).sort()).toEqual(['admin@acme-a.test', 'admin@client.test']);
-    expect(mails[0]?.subject).toContain('expires in 30 days');
+    expect(mails.map((mail) => mail.target).sort()).toEqual([
+      'admin@acme-a.test',
+      'admin@client.test',
+      'greta@client.test',
+    ]);
     expect(mails.every((mail) => mail.channel === 'email')).toBe(true);
+    const code = (await licenceRow(licence.id))?.licenseCode ?? '';
+    const to = (target: string) => mails.find((mail) => mail.target === target);
+    // Each administrator in their own language: English by default, German by the portal locale.
+    expect(to('admin@client.test')).toMatchObject({ language: 'en' });
+    expect(to('admin@client.test')?.subject).toBe(`Licence ${code} (Device licence) expires in 30 days`);
+    expect(to('admin@client.test')?.body).toContain(`The licence ${code} (Device licence, quantity 2) of Client`);
+    expect(to('admin@client.test')?.body).toContain('Renew it before then');
+    expect(to('greta@client.test')).toMatchObject({ language: 'de' });
+    expect(to('greta@client.test')?.subject).toBe(`Lizenz ${code} (Device licence) läuft in 30 Tagen ab`);
+    expect(to('greta@client.test')?.body).toContain(`Die Lizenz ${code} (Device licence, Menge 2) von Client`);
+    expect(to('greta@client.test')?.body).toContain('Verlängern Sie sie vorher');
+    expect(to('greta@client.test')?.body).toMatch(/läuft am \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}:\d{2} UTC ab/);
+    // The dealer's administrator hears about the licence it issued.
+    expect(to('admin@acme-a.test')).toMatchObject({ language: 'en' });
+    expect(to('admin@acme-a.test')?.body).toContain('you issued to Client');
     expect((await licenceRow(licence.id))?.warnedDays).toEqual([30]);
   });
 
@@ -157,7 +187,12 @@ describe('licence expiry on the server clock', () => {
     await server.app.licenseExpiry.sweep();
     const warned = await events(licence.id, 'EXPIRY_WARNING');
     expect(warned.map((row) => row.detail.days)).toEqual([30, 7]);
-    expect(await warningsTo(licence.id)).toHaveLength(4);
+    const mails = await warningsTo(licence.id);
+    expect(mails).toHaveLength(6);
+    expect(mails.filter((mail) => mail.language === 'de').map((mail) => mail.subject)).toEqual([
+      expect.stringContaining('läuft in 30 Tagen ab'),
+      expect.stringContaining('läuft in 7 Tagen ab'),
+    ]);
   });
 
   it('the device signs in over MQTT while the licence runs', async () => {

@@ -6,6 +6,7 @@ import { insertAuditRecord } from '../../audit/store.ts';
 import type { Notifier } from '../../notifications/notifier.ts';
 import type { PaymentProvider } from '../billing/payment-provider.ts';
 import { LICENSE_TERM_MS } from '../service.ts';
+import { type ExpiryFacts, expiryWarningText } from './expiry-texts.ts';
 import * as lifecycle from './lifecycle.ts';
 import { announceAll } from './service.ts';
 import * as store from './store.ts';
@@ -114,11 +115,24 @@ export class LicenseExpiry {
     ])) {
       const admins = await store.administratorsOf(db, organizationId);
       const emails = admins.map((admin) => admin.email);
-      const message = warningText(view, daysLeft, organizationId === view.organizationId);
+      const facts: ExpiryFacts = {
+        licenseCode: view.licenseCode,
+        productName: view.product.name,
+        holderName: view.organizationName,
+        quantity: view.quantity,
+        daysLeft,
+        expiresAt: row.expiresAt,
+        autorenew: view.autorenew,
+        toHolder: organizationId === view.organizationId,
+      };
       await notifier.sendEmails(
         organizationId,
         `licence expiry: ${view.licenseCode}`,
-        emails.map((to) => ({ to, language: 'en', ...message })),
+        admins.map((admin) => ({
+          to: admin.email,
+          language: admin.language,
+          ...expiryWarningText(admin.language, facts),
+        })),
         {
           event: 'LICENSE_EXPIRY_WARNING',
           licenseId: view.id,
@@ -248,23 +262,4 @@ export class LicenseExpiry {
       detail,
     });
   }
-}
-
-function warningText(
-  view: store.LicenseView,
-  daysLeft: number,
-  toHolder: boolean,
-): { subject: string; body: string } {
-  const date = view.expiresAt?.toISOString().slice(0, 10) ?? '';
-  const subject = `Licence ${view.licenseCode} (${view.product.name}) expires in ${daysLeft} day${daysLeft === 1 ? '' : 's'}`;
-  const what = toHolder
-    ? `The licence ${view.licenseCode} of ${view.organizationName}`
-    : `The licence ${view.licenseCode} you issued to ${view.organizationName}`;
-  const next = view.autorenew
-    ? 'It renews automatically at the end of its term; the renewal is charged.'
-    : 'Renew it before then, or switch on autorenew; when it expires, its devices can no longer connect.';
-  return {
-    subject,
-    body: `${what} (${view.product.name}, quantity ${view.quantity}) expires on ${date} (UTC).\n\n${next}\n`,
-  };
 }

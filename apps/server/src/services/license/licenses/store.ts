@@ -35,6 +35,8 @@ import {
   userRoles,
   users,
 } from '../../../db/schema.ts';
+import { languagesOf } from '../../notifications/recipients.ts';
+import type { Language } from '../../notifications/texts.ts';
 
 export type LicenseRow = typeof licenses.$inferSelect;
 export type VersionRow = typeof productVersions.$inferSelect;
@@ -457,8 +459,13 @@ export async function markWarned(db: Db, row: LicenseRow, warnedDays: number[]):
   return updated.length > 0;
 }
 
-/** The users of an organization who administer it: their roles there grant UPDATE on organizations. */
-export async function administratorsOf(db: Db, organizationId: string) {
+export type Administrator = { id: string; email: string; locale: string | null; language: Language };
+
+/**
+ * The users of an organization who administer it: their roles there grant UPDATE on organizations. Each comes with
+ * the language e-mail to them is written in (as for notifications: portal locale, else account locale, else English).
+ */
+export async function administratorsOf(db: Db, organizationId: string): Promise<Administrator[]> {
   const direct = await db
     .select({ id: users.id, email: users.email, locale: users.locale, permissions: roles.permissions })
     .from(users)
@@ -487,7 +494,9 @@ export async function administratorsOf(db: Db, organizationId: string) {
     );
     if (administers) found.set(row.id, { id: row.id, email: row.email, locale: row.locale });
   }
-  return [...found.values()];
+  const admins = [...found.values()];
+  const languages = await languagesOf(db, admins, 'en');
+  return admins.map((admin) => ({ ...admin, language: languages.get(admin.id) ?? 'en' }));
 }
 
 export async function organizationOf(db: Db, id: string) {
