@@ -29,7 +29,11 @@ export async function recipientsOf(
     out.push(recipient);
   };
   for (const person of people) {
-    add({ channel: 'email', target: person.email.toLowerCase(), language: languages.get(person.id) ?? fallback });
+    add({
+      channel: 'email',
+      target: person.email.toLowerCase(),
+      language: languages.get(person.id) ?? fallback,
+    });
   }
   for (const email of recipients.emails)
     add({ channel: 'email', target: email.toLowerCase(), language: fallback });
