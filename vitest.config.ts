@@ -9,6 +9,8 @@ export default defineConfig({
       'apps/device-sim/**/*.test.ts',
       'apps/web/src/**/*.test.ts',
     ],
+    // Writes the migrated PGlite database test servers start from (see the file).
+    globalSetup: ['apps/server/test/support/pglite-template.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },

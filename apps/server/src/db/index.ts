@@ -19,7 +19,7 @@ export type Database = {
   close(): Promise<void>;
 };
 
-const migrationsFolder = path.join(import.meta.dirname, 'migrations');
+export const migrationsFolder = path.join(import.meta.dirname, 'migrations');
 
 /**
  * PGlite's own start parameters plus smaller shared buffers: 128 MB of buffers sit in the WebAssembly heap of the
@@ -43,8 +43,16 @@ const PGLITE_START_PARAMS = [
 /** Trigram indexes for substring search (the devices table); PostgreSQL ships pg_trgm in its contrib modules. */
 const PGLITE_EXTENSIONS = { pg_trgm };
 
-/** `dataDir` undefined keeps PGlite in memory (tests); otherwise files live under `{dataDir}/pglite`. */
-export async function openDatabase(options: { databaseUrl?: string; dataDir?: string }): Promise<Database> {
+/**
+ * `dataDir` undefined keeps PGlite in memory (tests); otherwise files live under `{dataDir}/pglite`. An in-memory
+ * database may start from `template`, a dump of a migrated one (`migratedPgliteDump`): tests start a server per file,
+ * and loading a dump takes a fifth of the time of creating and migrating a database.
+ */
+export async function openDatabase(options: {
+  databaseUrl?: string;
+  dataDir?: string;
+  template?: Blob;
+}): Promise<Database> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     // An idle connection the server drops (restart, failover, a terminated backend) is reported here; without a
@@ -62,7 +70,7 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
     mkdirSync(dir, { recursive: true });
     client = await PGlite.create(dir, { startParams: PGLITE_START_PARAMS, extensions: PGLITE_EXTENSIONS });
   } else {
-    client = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
+    client = await PGlite.create({ extensions: PGLITE_EXTENSIONS, loadDataDir: options.template });
   }
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder });
@@ -70,3 +78,14 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
 }
 
 export { schema };
+
+/** An empty in-memory database with every migration applied, dumped (see `openDatabase`'s `template`). */
+export async function migratedPgliteDump(): Promise<Blob> {
+  const client = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
+  try {
+    await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder });
+    return await client.dumpDataDir('none');
+  } finally {
+    await client.close();
+  }
+}

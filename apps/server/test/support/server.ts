@@ -3,6 +3,7 @@ import pg from 'pg';
 import { type App, buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { type Database, openDatabase } from '../../src/db/index.ts';
+import { pgliteTemplate } from './pglite-template.ts';
 
 export type TestServer = { app: App; database: Database; config: Config; close(): Promise<void> };
 
@@ -27,7 +28,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
       await withAdmin(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`));
     };
   }
-  const database = await openDatabase({ databaseUrl });
+  const database = await openDatabase(databaseUrl ? { databaseUrl } : { template: pgliteTemplate() });
   const app = await buildApp({ config, database });
   await app.ready();
   return {
