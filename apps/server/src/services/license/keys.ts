@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { licenseProducts } from '@edgeport/contract';
 
 /** Letters and digits nobody confuses when reading a key aloud or off a label: no 0/O, 1/I/L, U. */
 export const KEY_ALPHABET = '23456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -30,8 +31,8 @@ export function generateLicenseCode(): string {
   return `LIC${generateActivationKey().slice(2)}`;
 }
 
-/** Licence codes as issued: LIC and three groups of four from `KEY_ALPHABET`. */
-export const LICENSE_CODE = /^LIC(-[2-9A-HJKMNP-TV-Z]{4}){3}$/;
+/** Licence codes as issued: LIC and three groups of four from `KEY_ALPHABET` (the contract's pattern). */
+export const LICENSE_CODE = new RegExp(licenseProducts.LICENSE_CODE_PATTERN);
 
 /** A licence code as people type it (spaces around and case do not matter), or undefined when it cannot be one. */
 export function normalizeLicenseCode(code: string): string | undefined {

@@ -15,6 +15,7 @@ import {
 } from '../../../db/schema.ts';
 import { addMember, createUser } from '../../core/organizations/provisioning.ts';
 import { verifyDeviceSecret } from '../device-credentials.ts';
+import { LICENSE_CODE } from '../keys.ts';
 
 let server: TestServer;
 let tenants: Awaited<ReturnType<typeof seedTenants>>;
@@ -32,7 +33,6 @@ let licenseCode: string;
 
 const DAY = 24 * 60 * 60 * 1000;
 const base = (org: string) => `/svc/license/api/v1/organizations/${org}`;
-const LICENSE_CODE = /^LIC(-[2-9A-HJKMNP-TV-Z]{4}){3}$/;
 const ACTIVATION_KEY = /^EP(-[2-9A-HJKMNP-TV-Z]{4}){3}$/;
 
 async function createProduct(rpt: string, org: string, body: Record<string, unknown>) {
