@@ -7,6 +7,8 @@ export default defineConfig({
       'packages/*/src/**/*.test.ts',
       'apps/server/**/*.test.ts',
       'apps/device-sim/**/*.test.ts',
+      'apps/gateway-agent/**/*.test.ts',
+      'apps/companion/**/*.test.ts',
       'apps/web/src/**/*.test.ts',
     ],
     // Writes the migrated PGlite database test servers start from (see the file).

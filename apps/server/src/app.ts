@@ -41,7 +41,12 @@ import { themeService } from './services/theme/routes.ts';
 import { themeForRealm } from './services/theme/service.ts';
 import { TriggerEngine } from './services/triggermanager/engine.ts';
 import { triggerManagerService } from './services/triggermanager/routes.ts';
+import { legacyVpnService } from './services/vpn/legacy/routes.ts';
+import { vpn2Service } from './services/vpn/routes.ts';
 import { testFixtureRoutes } from './testing/fixtures-route.ts';
+import { remoteAccessRoutes } from './tunnel/remote-access-routes.ts';
+import { tunnelRoutes } from './tunnel/routes.ts';
+import { TunnelHub } from './tunnel/tunnel-hub.ts';
 
 export const SERVICES: ServiceDefinition[] = [
   coreService,
@@ -54,6 +59,8 @@ export const SERVICES: ServiceDefinition[] = [
   notificationsService,
   triggerManagerService,
   limitsService,
+  vpn2Service,
+  legacyVpnService,
 ];
 
 /** Fastify's validation message, naming the offending property where Ajv's text alone does not. */
@@ -157,6 +164,9 @@ export async function buildApp({
   const licenseExpiry = new LicenseExpiry({ db, clock, log: app.log, notifier, payments, ingest });
   await licenseExpiry.start();
   await app.register(liveRoutes, { ingest, db, verifyToken });
+  const tunnels = new TunnelHub();
+  await app.register(tunnelRoutes, { db, tunnels });
+  await app.register(remoteAccessRoutes, { db, config, tunnels });
   for (const service of SERVICES)
     await mountService(app, service, {
       config,
@@ -170,6 +180,7 @@ export async function buildApp({
       clock,
       payments,
       licenseExpiry,
+      tunnels,
     });
 
   if (config.testFixtures)
@@ -211,6 +222,7 @@ export async function buildApp({
     await ingest.close();
     await triggers.close();
     await licenseExpiry.close();
+    await tunnels.close();
     await alarms.close();
     await notifier.close();
   });
@@ -226,6 +238,7 @@ export async function buildApp({
     clock,
     payments,
     licenseExpiry,
+    tunnels,
     markShuttingDown: () => (shuttingDown = true),
   });
 }

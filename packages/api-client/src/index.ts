@@ -9,11 +9,14 @@ import type { paths as NotificationsPaths } from './generated/notifications.ts';
 import type { paths as PlatformPaths } from './generated/platform.ts';
 import type { paths as ThemePaths } from './generated/theme.ts';
 import type { paths as TriggerManagerPaths } from './generated/triggermanager.ts';
+import type { paths as LegacyVpnPaths } from './generated/vpn.ts';
+import type { paths as VpnPaths } from './generated/vpn2.ts';
 
 export type {
   AlarmsPaths,
   AuditPaths,
   CorePaths,
+  LegacyVpnPaths,
   LicensePaths,
   LimitsPaths,
   MappingsPaths,
@@ -21,6 +24,7 @@ export type {
   PlatformPaths,
   ThemePaths,
   TriggerManagerPaths,
+  VpnPaths,
 };
 
 type JsonOf<Response> = Response extends { content: { 'application/json': infer Body } } ? Body : never;
@@ -84,4 +88,14 @@ export function createTriggerManagerClient(options: ClientOptions = {}) {
 /** Typed client of the limits service; paths carry the `/svc/limits` base. */
 export function createLimitsClient(options: ClientOptions = {}) {
   return createClient<LimitsPaths>(options);
+}
+
+/** Typed client of the gateway/VPN service; paths carry the `/svc/vpn2` base. */
+export function createVpnClient(options: ClientOptions = {}) {
+  return createClient<VpnPaths>(options);
+}
+
+/** Typed client of the legacy remote-access login; paths carry the `/svc/vpn` base. */
+export function createLegacyVpnClient(options: ClientOptions = {}) {
+  return createClient<LegacyVpnPaths>(options);
 }

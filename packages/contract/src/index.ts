@@ -14,3 +14,4 @@ export * as notifications from './notifications.ts';
 export * as platform from './platform.ts';
 export * as theme from './theme.ts';
 export * as triggers from './triggers.ts';
+export * as vpn from './vpn.ts';

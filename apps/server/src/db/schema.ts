@@ -1188,3 +1188,247 @@ export const organizationApps = pgTable(
   },
   (t) => [uniqueIndex('organization_apps_org_app_idx').on(t.organizationId, t.appId)],
 );
+
+// --- Remote access: gateways, endpoints, applications, tunnel sessions (issue 9) ------------------------------------
+
+export const ENDPOINT_PROTOCOLS = ['HTTP', 'HTTPS', 'TCP'] as const;
+export type EndpointProtocol = (typeof ENDPOINT_PROTOCOLS)[number];
+
+/**
+ * The remote-access side of a device activated with a VPN device licence: the credentials of the gateway agent that
+ * runs at the plant, the LAN it reaches, and the state of its tunnel. Its position is the device's.
+ */
+export const gateways = pgTable(
+  'gateways',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    deviceId: uuid('device_id')
+      .notNull()
+      .unique()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    /** The plant LAN the agent reaches (IPv4 CIDR); endpoints must lie inside it. Null until reported or set. */
+    lanNetwork: text('lan_network'),
+    /** The gateway's address in the VPN network (shown with the showVpnIp flag). */
+    vpnIp: text('vpn_ip'),
+    /** The application profile: which applications its endpoints offer and whether connecting needs an OTP. */
+    profileId: uuid('profile_id').references(() => vpnActionProfiles.id, { onDelete: 'set null' }),
+    /** Client networks (IPv4/IPv6 CIDR) allowed to open sessions; empty: any (the ipFilter flag shows it). */
+    ipFilter: jsonb('ip_filter').$type<string[]>().notNull().default([]),
+    /** sha256 hex of the agent's secret, issued with the edge configuration file. Null: never configured. */
+    agentSecretHash: text('agent_secret_hash'),
+    agentVersion: text('agent_version'),
+    /** Where the agent's tunnel came from. */
+    agentAddress: text('agent_address'),
+    status: text('status').$type<'ONLINE' | 'OFFLINE'>().notNull().default('OFFLINE'),
+    connectedAt: timestamp('connected_at', { withTimezone: true }),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('gateways_org_name_idx').on(t.organizationId, t.name)],
+);
+
+/** A machine on a gateway's LAN: an HTTP(S) service reached in the browser, or any TCP port (VNC, SSH, Modbus...). */
+export const vpnEndpoints = pgTable(
+  'vpn_endpoints',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    gatewayId: uuid('gateway_id')
+      .notNull()
+      .references(() => gateways.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** IPv4 address inside the gateway's LAN. */
+    address: text('address').notNull(),
+    protocol: text('protocol').$type<EndpointProtocol>().notNull(),
+    port: integer('port').notNull(),
+    description: text('description').notNull().default(''),
+    /** PORTAL: created by a user; AGENT: reported by the gateway agent. */
+    source: text('source').$type<'PORTAL' | 'AGENT'>().notNull().default('PORTAL'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('vpn_endpoints_gateway_name_idx').on(t.gatewayId, t.name)],
+);
+
+/** Application profile (action profile) of a domain: a set of applications, and whether connecting needs an OTP. */
+export const vpnActionProfiles = pgTable(
+  'vpn_action_profiles',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    otpRequired: boolean('otp_required').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('vpn_action_profiles_org_name_idx').on(t.organizationId, t.name)],
+);
+
+/** Application (action) of a domain: how to open an endpoint (protocol, port, path) and on which client systems. */
+export const vpnActions = pgTable(
+  'vpn_actions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    profileId: uuid('profile_id').references(() => vpnActionProfiles.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    protocol: text('protocol').$type<EndpointProtocol>().notNull(),
+    port: integer('port').notNull(),
+    /** HTTP(S): the path opened first. */
+    path: text('path').notNull().default('/'),
+    /** Client systems it is offered on (Win, Lin, Mac, Android, iOS); empty: all. */
+    clientOs: jsonb('client_os').$type<string[]>().notNull().default([]),
+    description: text('description').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('vpn_actions_org_name_idx').on(t.organizationId, t.name)],
+);
+
+/** A user's saved application shortcuts (spec 7 application preferences). */
+export const vpnApplicationPreferences = pgTable(
+  'vpn_application_preferences',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    gatewayName: text('gateway_name').notNull(),
+    endpointName: text('endpoint_name').notNull(),
+    actionName: text('action_name').notNull(),
+    clientOs: text('client_os').notNull().default(''),
+    label: text('label').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('vpn_application_preferences_user_idx').on(t.organizationId, t.userId)],
+);
+
+/** A user's password for an application (for example a VNC password), encrypted at rest, handed back on executeAction. */
+export const vpnApplicationPasswords = pgTable(
+  'vpn_application_passwords',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    actionId: uuid('action_id')
+      .notNull()
+      .references(() => vpnActions.id, { onDelete: 'cascade' }),
+    /** AES-256-GCM: iv.tag.ciphertext, base64url. */
+    secret: text('secret').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.actionId] })],
+);
+
+/** What happened on a gateway: tunnel up/down, resets, sessions, configuration. `system` rows are hidden by default. */
+export const gatewayLogs = pgTable(
+  'gateway_logs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    gatewayId: uuid('gateway_id')
+      .notNull()
+      .references(() => gateways.id, { onDelete: 'cascade' }),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    level: text('level').$type<'INFO' | 'WARN' | 'ERROR'>().notNull().default('INFO'),
+    system: boolean('system').notNull().default(false),
+    message: text('message').notNull(),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [index('gateway_logs_gateway_at_idx').on(t.gatewayId, t.at)],
+);
+
+/** A user's VPN connection to a gateway (or one endpoint of it): opened by connect (with an OTP where required). */
+export const vpnConnections = pgTable(
+  'vpn_connections',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    gatewayId: uuid('gateway_id')
+      .notNull()
+      .references(() => gateways.id, { onDelete: 'cascade' }),
+    endpointId: uuid('endpoint_id').references(() => vpnEndpoints.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    clientIp: text('client_ip').notNull(),
+    clientOs: text('client_os').notNull().default(''),
+    otpVerified: boolean('otp_verified').notNull().default(false),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    endReason: text('end_reason'),
+  },
+  (t) => [index('vpn_connections_user_idx').on(t.organizationId, t.userId, t.gatewayId)],
+);
+
+/** One access through the tunnel: browser access to an HTTP(S) endpoint, or TCP forwarding by the companion CLI. */
+export const vpnSessions = pgTable(
+  'vpn_sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    gatewayId: uuid('gateway_id')
+      .notNull()
+      .references(() => gateways.id, { onDelete: 'cascade' }),
+    endpointId: uuid('endpoint_id').references(() => vpnEndpoints.id, { onDelete: 'set null' }),
+    connectionId: uuid('connection_id').references(() => vpnConnections.id, { onDelete: 'set null' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<'BROWSER' | 'TCP'>().notNull(),
+    protocol: text('protocol').$type<EndpointProtocol>().notNull(),
+    targetAddress: text('target_address').notNull(),
+    targetPort: integer('target_port').notNull(),
+    clientIp: text('client_ip').notNull(),
+    /** sha256 hex of the session secret (the browser cookie, or the companion CLI's token). */
+    secretHash: text('secret_hash').notNull(),
+    /** Browser access: sha256 hex of the one-time ticket that sets the cookie; null once used. */
+    ticketHash: text('ticket_hash'),
+    ticketExpiresAt: timestamp('ticket_expires_at', { withTimezone: true }),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    lastActivityAt: timestamp('last_activity_at', { withTimezone: true }).notNull().defaultNow(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    endReason: text('end_reason'),
+    bytesIn: bigint('bytes_in', { mode: 'number' }).notNull().default(0),
+    bytesOut: bigint('bytes_out', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [
+    index('vpn_sessions_gateway_idx').on(t.gatewayId, t.startedAt),
+    index('vpn_sessions_org_idx').on(t.organizationId, t.startedAt),
+  ],
+);
+
+/** The legacy remote-access login (spec 7): a cookie session kept alive by a ping every 180 s. */
+export const vpnLegacySessions = pgTable('vpn_legacy_sessions', {
+  /** sha256 hex of the cookie value. */
+  tokenHash: text('token_hash').primaryKey(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  organizationId: uuid('organization_id')
+    .notNull()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  createdAt: createdAt(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});

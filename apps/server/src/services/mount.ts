@@ -8,6 +8,7 @@ import { authenticate } from '../http/principal.ts';
 import type { TokenVerifier } from '../identity/verify.ts';
 import type { Ingest } from '../ingest/index.ts';
 import type { MailTransport } from '../mail/transport.ts';
+import type { GatewayTunnels } from '../tunnel/hub.ts';
 import type { AlarmEngine } from './alarms/engine.ts';
 import type { PaymentProvider } from './license/billing/payment-provider.ts';
 import type { LicenseExpiry } from './license/licenses/expiry.ts';
@@ -35,6 +36,8 @@ export type ServiceContext = {
   payments: PaymentProvider;
   /** Licence terms: warnings, renewals, expiry. */
   licenseExpiry: LicenseExpiry;
+  /** The gateway agents' tunnels (remote access). */
+  tunnels: GatewayTunnels;
 };
 
 export type ServiceDefinition = {

@@ -9,6 +9,7 @@ import {
   createPlatformClient,
   createThemeClient,
   createTriggerManagerClient,
+  createVpnClient,
 } from '@edgeport/api-client';
 import { HttpError } from './errors.ts';
 import { CORE_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, PRESET_MODEL_TIMEOUT_MS, timedFetch } from './timed-fetch.ts';
@@ -26,6 +27,7 @@ export const alarmsClient = createAlarmsClient({ fetch: timedFetch(DEFAULT_TIMEO
 export const notificationsClient = createNotificationsClient({ fetch: timedFetch(DEFAULT_TIMEOUT_MS) });
 export const triggerManagerClient = createTriggerManagerClient({ fetch: timedFetch(DEFAULT_TIMEOUT_MS) });
 export const limitsClient = createLimitsClient({ fetch: timedFetch(DEFAULT_TIMEOUT_MS) });
+export const vpnClient = createVpnClient({ fetch: timedFetch(DEFAULT_TIMEOUT_MS) });
 /** Preset and model creation or update (spec 9: 300 s). */
 export const slowMappingsClient = createMappingsClient({ fetch: timedFetch(PRESET_MODEL_TIMEOUT_MS) });
 

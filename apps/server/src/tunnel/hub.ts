@@ -1,0 +1,22 @@
+import type { Duplex } from 'node:stream';
+
+/** Where a stream through a gateway goes: a host on the gateway's LAN and a TCP port. */
+export type TunnelTarget = { host: string; port: number };
+
+/**
+ * The gateway agents connected over `/tunnel`: one multiplexed WebSocket per gateway. Services open TCP streams
+ * through it and drop a gateway's tunnel; they never see the wire protocol.
+ */
+export interface GatewayTunnels {
+  /** Whether the gateway's agent is connected now. */
+  isOnline(gatewayId: string): boolean;
+  /**
+   * A TCP stream to `target` through the gateway's agent. Rejects when the agent is not connected, refuses the
+   * target, or cannot reach it.
+   */
+  openStream(gatewayId: string, target: TunnelTarget): Promise<Duplex>;
+  /** Drops the gateway's tunnel (the agent reconnects with backoff); false when it was not connected. */
+  disconnect(gatewayId: string, reason: string): boolean;
+  /** Closes every tunnel (server shutdown). */
+  close(): Promise<void>;
+}
