@@ -54,4 +54,8 @@ biome format --write bench/RESULTS.md >/dev/null 2>&1
 timeout --signal=TERM --kill-after=15 600 node bench/devices-table.bench.ts
 biome format --write bench/RESULTS.md >/dev/null 2>&1
 
+# Remote access: TCP through the gateway tunnel next to a direct connection, added latency, 100 browser sessions.
+timeout --signal=TERM --kill-after=15 600 node bench/remote-access.ts
+biome format --write bench/RESULTS.md >/dev/null 2>&1
+
 bash bench/web.sh

@@ -22,6 +22,12 @@ if ! command -v mosquitto_pub >/dev/null 2>&1 || ! command -v mosquitto >/dev/nu
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mosquitto mosquitto-clients >/dev/null
 fi
 
+if ! command -v ip >/dev/null 2>&1 || [ ! -x /usr/sbin/nginx ] || [ ! -x /usr/sbin/sshd ] || ! command -v ssh >/dev/null 2>&1; then
+  step "Installing Debian's nginx, openssh-server, openssh-client and iproute2 (the remote-access test's plant and office)"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    nginx openssh-server openssh-client iproute2 >/dev/null
+fi
+
 step 'Typecheck'
 tsc -p tsconfig.json
 tsc -p apps/web/tsconfig.json

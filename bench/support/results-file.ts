@@ -18,6 +18,7 @@ export const SECTIONS = [
   'alarm-screen',
   'devices-table',
   'data-explore',
+  'remote-access',
   'web',
 ] as const;
 export type SectionName = (typeof SECTIONS)[number];

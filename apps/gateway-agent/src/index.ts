@@ -1,1 +1,2 @@
-export {};
+export { AGENT_VERSION, type AgentHandle, type AgentOptions, startAgent } from './agent.ts';
+export { parseEdgeConfig, parseEndpoint } from './config.ts';

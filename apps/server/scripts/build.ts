@@ -3,9 +3,10 @@
  * garbage in the heap at start (Node re-reads its very large package.json for every module), which the process keeps
  * as resident memory; bundled, the server idles at a fraction of that. Native and WebAssembly packages stay external.
  */
-import { cp, rm } from 'node:fs/promises';
+import { cp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { bundleCompanion, COMPANION_FILE } from '../src/tunnel/companion-bundle.ts';
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
 
@@ -29,6 +30,8 @@ export async function buildServer(outdir = path.join(serverRoot, 'dist')): Promi
     logLevel: 'warning',
   });
   await cp(path.join(serverRoot, 'src/db/migrations'), path.join(outdir, 'migrations'), { recursive: true });
+  // The companion CLI, served at /downloads/edgeport.mjs.
+  await writeFile(path.join(outdir, COMPANION_FILE), await bundleCompanion(), { mode: 0o755 });
   return outfile;
 }
 

@@ -164,7 +164,7 @@ export async function buildApp({
   const licenseExpiry = new LicenseExpiry({ db, clock, log: app.log, notifier, payments, ingest });
   await licenseExpiry.start();
   await app.register(liveRoutes, { ingest, db, verifyToken });
-  const tunnels = new TunnelHub();
+  const tunnels = new TunnelHub({ db, log: app.log, now: () => clock.now() });
   await app.register(tunnelRoutes, { db, tunnels });
   await app.register(remoteAccessRoutes, { db, config, tunnels });
   for (const service of SERVICES)

@@ -325,6 +325,14 @@ export const Connection = Type.Object({
 });
 export type Connection = Static<typeof Connection>;
 
+/** What a disconnect ended: the caller's connections and how many sessions ran under them. */
+export const DisconnectAnswer = Type.Object({
+  gateway: Type.String(),
+  connections: Type.Array(Connection),
+  /** Sessions (browser access, TCP forwarding) ended with them; their live streams are broken. */
+  sessionsEnded: Type.Integer(),
+});
+
 export const CheckOtpQuery = Type.Object({ otp: Otp }, { additionalProperties: false });
 export const CheckOtpAnswer = Type.Object({ valid: Type.Boolean() });
 
@@ -393,6 +401,18 @@ export const AccessGrant = Type.Object({
   expiresAt: Type.String({ format: 'date-time' }),
 });
 export type AccessGrant = Static<typeof AccessGrant>;
+
+/** `GET /tunnel/tcp/{session}` without upgrade (header `Authorization: Session {token}`): the companion CLI's check. */
+export const TcpSessionCheck = Type.Object({
+  sessionId: Uuid,
+  gateway: Type.String(),
+  endpoint: Type.Union([Type.String(), Type.Null()]),
+  target: Type.String(),
+  /** Whether the gateway's agent is connected now. */
+  online: Type.Boolean(),
+  expiresAt: Type.String({ format: 'date-time' }),
+});
+export type TcpSessionCheck = Static<typeof TcpSessionCheck>;
 
 export const SetApplicationPassword = Type.Object(
   {

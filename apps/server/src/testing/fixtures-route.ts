@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { eq } from 'drizzle-orm';
 import { type Static, Type } from 'typebox';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/index.ts';
+import { users as usersTable } from '../db/schema.ts';
 import { REALM_NAME_PATTERN, type RealmRegistry } from '../identity/realms.ts';
 import { recentMail } from '../mail/outbox.ts';
 import type { AlarmEngine } from '../services/alarms/engine.ts';
@@ -26,6 +28,7 @@ import {
 } from '../services/notifications/fixtures.ts';
 import { seedTelemetryFixture } from '../services/platform/data/fixtures.ts';
 import type { TriggerEngine } from '../services/triggermanager/engine.ts';
+import { GatewayFixture, type SeededGateway, seedGateway } from '../services/vpn/fixtures.ts';
 import { AlarmRuleFixture, seedAlarmRules } from './alarm-fixtures.ts';
 import { LimitsFixture, seedLimits, seedTriggers, TriggerFixture } from './trigger-limit-fixtures.ts';
 
@@ -50,6 +53,8 @@ const TenantFixture = Type.Object({
       email: Type.String({ minLength: 3 }),
       password: Type.String({ minLength: 8 }),
       requiredActions: Type.Optional(Type.Array(Type.String())),
+      /** A TOTP secret (base32) already enrolled: one-time passwords of remote access (issue 9). */
+      totpSecret: Type.Optional(Type.String({ pattern: '^[A-Z2-7]{16,}=*$' })),
       memberships: Type.Array(Type.Object({ org: Type.String(), permissions: Type.Array(Permission) })),
     }),
   ),
@@ -157,6 +162,9 @@ const TenantFixture = Type.Object({
   triggers: Type.Optional(Type.Array(TriggerFixture)),
   // Alarm rules (devices by label); answered as alarmRules: name -> id.
   alarmRules: Type.Optional(Type.Array(AlarmRuleFixture)),
+  // Remote-access gateways (issue 9): each a device with an ACTIVE VPN licence, its gateway, LAN, profile, endpoints
+  // and applications; answered as gateways: name -> { name, id, deviceId, activationKey, ... }.
+  gateways: Type.Optional(Type.Array(GatewayFixture)),
 });
 /** What `POST /test-support/tenants` takes (the browser tests' seed builds on it). */
 export type TenantFixture = Static<typeof TenantFixture>;
@@ -252,6 +260,8 @@ async function seedTenant(
       password: person.password,
       requiredActions: person.requiredActions,
     });
+    if (person.totpSecret)
+      await db.update(usersTable).set({ totpSecret: person.totpSecret }).where(eq(usersTable.id, user.id));
     for (const membership of person.memberships) {
       const org = organizations[membership.org];
       if (!org)
@@ -319,6 +329,15 @@ async function seedTenant(
   const triggers = await seedTriggers(db, organizations, fixture.triggers ?? []);
   for (const organizationId of triggers.organizationIds) await engine?.rulesChanged(organizationId);
   const alarmRuleIds = await seedAlarmRules(db, organizations, fixture.alarmRules ?? [], alarmEngine);
+  const gateways: Record<string, SeededGateway> = {};
+  for (const { org: key, ...seed } of fixture.gateways ?? []) {
+    const org = key === undefined ? Object.values(organizations)[0] : organizations[key];
+    if (!org)
+      throw Object.assign(new Error(`gateways.org '${key ?? ''}' is not a seeded organization`), {
+        statusCode: 400,
+      });
+    gateways[seed.name] = await seedGateway(db, org.id, seed);
+  }
   return {
     realm: fixture.realm,
     organizations,
@@ -329,5 +348,6 @@ async function seedTenant(
     notificationDeliveries: notified.deliveries,
     triggers: triggers.ids,
     alarmRules: alarmRuleIds,
+    gateways,
   };
 }

@@ -17,6 +17,11 @@ export interface GatewayTunnels {
   openStream(gatewayId: string, target: TunnelTarget): Promise<Duplex>;
   /** Drops the gateway's tunnel (the agent reconnects with backoff); false when it was not connected. */
   disconnect(gatewayId: string, reason: string): boolean;
+  /**
+   * Tells the gateway's connected agent (if any) that its LAN changed in the portal; an agent started without a LAN
+   * of its own checks targets against it from then on.
+   */
+  lanNetworkChanged?(gatewayId: string, lanNetwork: string | null): void;
   /** Closes every tunnel (server shutdown). */
   close(): Promise<void>;
 }

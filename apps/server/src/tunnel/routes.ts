@@ -1,8 +1,47 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Db } from '../db/index.ts';
-import type { GatewayTunnels } from './hub.ts';
+import { type AgentGateway, authenticateAgent } from '../services/vpn/agents/service.ts';
+import type { TunnelHub } from './tunnel-hub.ts';
 
-export type TunnelRouteOptions = { db: Db; tunnels: GatewayTunnels };
+export type TunnelRouteOptions = { db: Db; tunnels: TunnelHub };
 
-/** `/tunnel`: the WebSocket the gateway agents connect to (being built). */
-export const tunnelRoutes: FastifyPluginAsync<TunnelRouteOptions> = async () => {};
+/**
+ * `/tunnel`: the WebSocket the gateway agents connect to, with `Authorization: Gateway {gatewayId}:{secret}`.
+ * Wrong credentials are refused before the upgrade (401); the hub takes over an accepted socket.
+ */
+export const tunnelRoutes: FastifyPluginAsync<TunnelRouteOptions> = async (app, { db, tunnels }) => {
+  const authenticated = new WeakMap<FastifyRequest, AgentGateway>();
+  // Runs right after @fastify/websocket's own preClose started closing every socket, before the close events.
+  app.addHook('preClose', (done) => {
+    tunnels.shuttingDown();
+    done();
+  });
+  app.get(
+    '/tunnel',
+    {
+      websocket: true,
+      schema: { hide: true },
+      preValidation: async (request, reply) => {
+        const result = await authenticateAgent(db, request.headers.authorization);
+        if (result.ok) {
+          authenticated.set(request, result.gateway);
+          return;
+        }
+        if (result.gateway) tunnels.refused(result.gateway, request.ip, result.reason);
+        request.log.info({ ip: request.ip, reason: result.reason }, 'gateway agent refused');
+        await reply
+          .code(401)
+          .header('www-authenticate', 'Gateway')
+          .send({ statusCode: 401, error: 'Unauthorized', message: `the gateway credentials were refused` });
+      },
+    },
+    (socket, request) => {
+      const gateway = authenticated.get(request);
+      if (!gateway) {
+        socket.close(4401, 'unauthorized');
+        return;
+      }
+      tunnels.attach(socket, gateway, request.ip);
+    },
+  );
+};

@@ -1,19 +1,271 @@
 import type { Duplex } from 'node:stream';
+import {
+  CloseCode,
+  type HelloMessage,
+  Multiplexer,
+  OpenFailedError,
+  OpenTimeoutError,
+  TunnelClosedError,
+  webSocketTransport,
+} from '@edgeport/tunnel-protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import type { WebSocket } from 'ws';
+import type { Db } from '../db/index.ts';
+import {
+  type AgentGateway,
+  agentDisconnected,
+  agentRefused,
+  agentRegistered,
+  agentSeen,
+} from '../services/vpn/agents/service.ts';
 import type { GatewayTunnels, TunnelTarget } from './hub.ts';
 
-/** The agents' tunnels, one per gateway (being built). */
+export type TunnelHubOptions = {
+  db: Db;
+  log?: FastifyBaseLogger;
+  /** The server's time (a test clock may be ahead); default the system's. */
+  now?: () => Date;
+  /** How long an agent has to say hello after connecting. Default 10 s. */
+  helloTimeoutMs?: number;
+  /** Server pings; an agent silent for 2.5 intervals is dropped. Default 20 s. */
+  pingIntervalMs?: number;
+  /** How long opening a stream may take. Default 10 s. */
+  openTimeoutMs?: number;
+  /** lastSeenAt is written at most this often per gateway. Default 60 s. */
+  lastSeenWriteMs?: number;
+};
+
+/** Why a stream could not be opened: `offline` (no tunnel), `refused` (the agent's reason), `timeout`, `closed`. */
+export class TunnelOpenError extends Error {
+  readonly kind: 'offline' | 'refused' | 'timeout' | 'closed';
+
+  constructor(kind: TunnelOpenError['kind'], message: string) {
+    super(message);
+    this.kind = kind;
+  }
+}
+
+type Tunnel = {
+  gateway: AgentGateway;
+  socket: WebSocket;
+  mux: Multiplexer;
+  ip: string;
+  registered: boolean;
+  /** Why the server closes it (reset, replaced, shutdown, dead link); the agent's close reason otherwise. */
+  closeReason?: string;
+  lastSeen: number;
+  lastSeenWritten: number;
+  closed: Promise<void>;
+};
+
+function describeClose(code: number, reason: string): string {
+  if (code === 1000 || code === 1001) return `the agent closed the tunnel${reason ? ` (${reason})` : ''}`;
+  if (code === 1005 || code === 1006) return 'the connection was lost';
+  return `closed with code ${code}${reason ? ` (${reason})` : ''}`;
+}
+
+/**
+ * The agents' tunnels, one per gateway: a new connection of a gateway replaces the old one. Each tunnel is a
+ * `Multiplexer` over the agent's WebSocket; what happens to it is written to the gateway (status, log) through the
+ * agents service, one write after the other per gateway.
+ */
 export class TunnelHub implements GatewayTunnels {
-  isOnline(_gatewayId: string): boolean {
-    return false;
+  readonly #db: Db;
+  readonly #log: FastifyBaseLogger | undefined;
+  readonly #now: () => Date;
+  readonly #helloTimeoutMs: number;
+  readonly #pingIntervalMs: number;
+  readonly #openTimeoutMs: number;
+  readonly #lastSeenWriteMs: number;
+  readonly #tunnels = new Map<string, Tunnel>();
+  readonly #connections = new Set<Tunnel>();
+  readonly #writes = new Map<string, Promise<void>>();
+  readonly #refusalsLogged = new Map<string, number>();
+  #pinger: NodeJS.Timeout | undefined;
+  #closing = false;
+
+  constructor(options: TunnelHubOptions) {
+    this.#db = options.db;
+    this.#log = options.log;
+    this.#now = options.now ?? (() => new Date());
+    this.#helloTimeoutMs = options.helloTimeoutMs ?? 10_000;
+    this.#pingIntervalMs = options.pingIntervalMs ?? 20_000;
+    this.#openTimeoutMs = options.openTimeoutMs ?? 10_000;
+    this.#lastSeenWriteMs = options.lastSeenWriteMs ?? 60_000;
   }
 
-  openStream(_gatewayId: string, _target: TunnelTarget): Promise<Duplex> {
-    return Promise.reject(new Error('the gateway is not connected'));
+  isOnline(gatewayId: string): boolean {
+    return this.#tunnels.get(gatewayId)?.registered === true;
   }
 
-  disconnect(_gatewayId: string, _reason: string): boolean {
-    return false;
+  async openStream(gatewayId: string, target: TunnelTarget): Promise<Duplex> {
+    const tunnel = this.#tunnels.get(gatewayId);
+    if (!tunnel?.registered) throw new TunnelOpenError('offline', 'the gateway is not connected');
+    try {
+      return await tunnel.mux.open(target, { timeoutMs: this.#openTimeoutMs });
+    } catch (error) {
+      if (error instanceof OpenFailedError) throw new TunnelOpenError('refused', error.message);
+      if (error instanceof OpenTimeoutError) throw new TunnelOpenError('timeout', error.message);
+      if (error instanceof TunnelClosedError) throw new TunnelOpenError('closed', error.message);
+      throw error;
+    }
   }
 
-  async close(): Promise<void> {}
+  disconnect(gatewayId: string, reason: string): boolean {
+    const tunnel = this.#tunnels.get(gatewayId);
+    if (!tunnel) return false;
+    tunnel.closeReason = `reset: ${reason}`;
+    tunnel.socket.close(CloseCode.RESET, 'reset');
+    return true;
+  }
+
+  /** Tells a connected agent its gateway's LAN changed in the portal (used when it has no LAN of its own). */
+  lanNetworkChanged(gatewayId: string, lanNetwork: string | null): void {
+    this.#tunnels.get(gatewayId)?.mux.sendControl({ type: 'lan', lanNetwork });
+  }
+
+  /** Open tunnels and their streams (for diagnostics and the benchmark). */
+  stats(): { tunnels: number; streams: number } {
+    let streams = 0;
+    for (const tunnel of this.#tunnels.values()) streams += tunnel.mux.streamCount;
+    return { tunnels: this.#tunnels.size, streams };
+  }
+
+  /** The server begins to shut down (its WebSocket plugin is closing every socket): tunnels end for that reason. */
+  shuttingDown(): void {
+    this.#closing = true;
+    for (const tunnel of this.#connections) tunnel.closeReason ??= 'the server is shutting down';
+  }
+
+  async close(): Promise<void> {
+    this.shuttingDown();
+    clearInterval(this.#pinger);
+    this.#pinger = undefined;
+    const closing = [...this.#connections].map((tunnel) => {
+      tunnel.closeReason ??= 'the server is shutting down';
+      tunnel.socket.close(1001, 'server shutting down');
+      const force = setTimeout(() => tunnel.socket.terminate(), 1000);
+      return tunnel.closed.finally(() => clearTimeout(force));
+    });
+    await Promise.all(closing);
+    await Promise.all(this.#writes.values());
+  }
+
+  /** A refused connection of a known gateway: logged on the gateway at most every 10 minutes. */
+  refused(gateway: AgentGateway, ip: string, reason: string): void {
+    const now = Date.now();
+    const last = this.#refusalsLogged.get(gateway.id) ?? 0;
+    if (now - last < 10 * 60_000) return;
+    this.#refusalsLogged.set(gateway.id, now);
+    this.#write(gateway.id, () => agentRefused(this.#db, gateway, ip, reason, this.#now()));
+  }
+
+  /** An authenticated agent's WebSocket: waits for hello, registers the gateway, and follows the tunnel's life. */
+  attach(socket: WebSocket, gateway: AgentGateway, ip: string): void {
+    if (this.#closing) {
+      socket.close(1001, 'server shutting down');
+      return;
+    }
+    let resolveClosed = () => {};
+    let helloTimer: NodeJS.Timeout | undefined;
+    const tunnel: Tunnel = {
+      gateway,
+      socket,
+      ip,
+      registered: false,
+      lastSeen: Date.now(),
+      lastSeenWritten: Date.now(),
+      closed: new Promise<void>((resolve) => {
+        resolveClosed = resolve;
+      }),
+      mux: new Multiplexer(webSocketTransport(socket), {
+        onControl: (message) => {
+          if (message.type !== 'hello' || tunnel.registered) return;
+          clearTimeout(helloTimer);
+          this.#hello(tunnel, message);
+        },
+        onProtocolError: (error) => {
+          tunnel.closeReason = `protocol error: ${error.message}`;
+          socket.close(CloseCode.PROTOCOL, 'protocol error');
+        },
+      }),
+    };
+    this.#connections.add(tunnel);
+    helloTimer = setTimeout(() => {
+      tunnel.closeReason = 'no hello from the agent';
+      socket.close(CloseCode.PROTOCOL, 'no hello');
+    }, this.#helloTimeoutMs);
+    const seen = () => this.#seen(tunnel);
+    socket.on('ping', seen);
+    socket.on('pong', seen);
+    socket.on('error', (error) => this.#log?.warn({ error, gatewayId: gateway.id }, 'tunnel socket error'));
+    socket.on('close', (code, reasonBuffer) => {
+      clearTimeout(helloTimer);
+      this.#connections.delete(tunnel);
+      const reason = tunnel.closeReason ?? describeClose(code, reasonBuffer.toString('utf8'));
+      const current = this.#tunnels.get(gateway.id) === tunnel;
+      if (current) this.#tunnels.delete(gateway.id);
+      if (tunnel.registered) {
+        this.#write(gateway.id, () =>
+          agentDisconnected(this.#db, gateway, reason, this.#now(), { stillOnline: !current }),
+        );
+      }
+      if (this.#connections.size === 0) {
+        clearInterval(this.#pinger);
+        this.#pinger = undefined;
+      }
+      resolveClosed();
+    });
+    this.#pinger ??= setInterval(() => this.#ping(), this.#pingIntervalMs);
+  }
+
+  #hello(tunnel: Tunnel, hello: HelloMessage): void {
+    const { gateway, socket } = tunnel;
+    if (socket.readyState !== socket.OPEN) return;
+    const previous = this.#tunnels.get(gateway.id);
+    if (previous && previous !== tunnel) {
+      previous.closeReason = `replaced by a new connection from ${tunnel.ip}`;
+      previous.socket.close(CloseCode.REPLACED, 'replaced by a new connection');
+    }
+    tunnel.registered = true;
+    this.#tunnels.set(gateway.id, tunnel);
+    this.#write(gateway.id, async () => {
+      const { lanNetwork } = await agentRegistered(this.#db, gateway, hello, tunnel.ip, this.#now());
+      tunnel.lastSeenWritten = Date.now();
+      tunnel.mux.sendControl({ type: 'welcome', gatewayId: gateway.id, name: gateway.name, lanNetwork });
+    });
+  }
+
+  #seen(tunnel: Tunnel): void {
+    const now = Date.now();
+    tunnel.lastSeen = now;
+    if (!tunnel.registered || now - tunnel.lastSeenWritten < this.#lastSeenWriteMs) return;
+    tunnel.lastSeenWritten = now;
+    this.#write(tunnel.gateway.id, () => agentSeen(this.#db, tunnel.gateway.id, this.#now()));
+  }
+
+  #ping(): void {
+    const now = Date.now();
+    for (const tunnel of this.#connections) {
+      if (now - tunnel.lastSeen > this.#pingIntervalMs * 2.5) {
+        tunnel.closeReason = 'the agent stopped answering pings';
+        tunnel.socket.terminate();
+      } else if (tunnel.socket.readyState === tunnel.socket.OPEN) tunnel.socket.ping();
+    }
+  }
+
+  /** Runs the gateway's database writes one after the other (connect, then disconnect), logging failures. */
+  #write(gatewayId: string, work: () => Promise<unknown>): void {
+    const previous = this.#writes.get(gatewayId) ?? Promise.resolve();
+    const next = previous
+      .then(work)
+      .then(
+        () => {},
+        (error: unknown) => this.#log?.error({ error, gatewayId }, 'recording a tunnel event failed'),
+      )
+      .finally(() => {
+        if (this.#writes.get(gatewayId) === next) this.#writes.delete(gatewayId);
+      });
+    this.#writes.set(gatewayId, next);
+  }
 }

@@ -297,6 +297,14 @@ const STATE_REFUSALS: Record<string, string> = {
     "the only import token the caller holds leads to the caller's own organization",
   'POST /svc/core/api/v1/organizations/{org}/devices/{id}/move':
     "the only import token the caller holds leads to the device's own organization",
+  'GET /svc/vpn2/api/v1/connections/{org}/{gateway}/connect':
+    'no gateway agent runs in the harness: connecting to an offline gateway is refused (409)',
+  'GET /svc/vpn2/api/v1/executeAction':
+    'no gateway agent runs in the harness: opening an application on an offline gateway is refused (409)',
+  'GET /svc/vpn2/api/v1/executeAction/{domain}':
+    'no gateway agent runs in the harness: opening an application on an offline gateway is refused (409)',
+  'GET /svc/vpn2/api/v1/connections/{org}/{gateway}/endpoints/{endpoint}/connect':
+    'no gateway agent runs in the harness: connecting to an offline gateway is refused (409)',
 };
 
 describe("positive control: the same requests with the caller's own ids", () => {

@@ -53,4 +53,14 @@ export const EXEMPT: Record<string, string> = {
     "deep user search in the token's organization and its sub-organizations (no organization in the path)",
   'GET /svc/core/api/v1/organizations/importToken/{token}':
     'the import token is the capability: whoever holds it may see the organization it moves things into',
+
+  // Remote access: the legacy cookie login (public; the account and organization come from the form) and
+  // installation-wide information.
+  'POST /svc/vpn/login':
+    'public form login: checks the credentials of the {email}/{domain} given, names no object',
+  'POST /svc/vpn/api/login': 'public form login (second path of the same login), names no object',
+  'GET /svc/vpn/ping': "keeps the caller's own cookie session alive; names nothing",
+  'POST /svc/vpn/logout': "ends the caller's own cookie session; names nothing",
+  'GET /svc/vpn2/api/v1/companionApp/info': 'the companion CLI download and command line; no tenant data',
+  'GET /svc/vpn2/api/v1/regions': "the installation's one region (its public origin); no tenant data",
 };

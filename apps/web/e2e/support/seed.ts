@@ -27,6 +27,8 @@ export type Tenant = {
   users: Record<string, SeededUser>;
   /** Devices of the optional `telemetry` fixture field, with their MQTT secret when `mqttCredentials` was asked. */
   telemetryDevices: Record<string, { id: string; password?: string }>;
+  /** Gateways of the optional `gateways` fixture field (issue 9), by name, with their VPN activation key. */
+  gateways: Record<string, { name: string; id: string; deviceId: string; activationKey: string }>;
 };
 
 /** A realm name nobody else uses: every test gets its own tenant. */
@@ -55,12 +57,14 @@ export async function seedTenant(request: APIRequestContext, fixture: TenantFixt
     organizations: Tenant['organizations'];
     users: Record<string, { id: string; email: string }>;
     telemetryDevices?: Tenant['telemetryDevices'];
+    gateways?: Tenant['gateways'];
   };
   return {
     realm,
     origin: realmOrigin(realm),
     organizations: body.organizations,
     telemetryDevices: body.telemetryDevices ?? {},
+    gateways: body.gateways ?? {},
     users: Object.fromEntries(
       users.map((user) => {
         const seeded = body.users[user.key];

@@ -11,6 +11,7 @@ import type { OrganizationRow } from '../core/organizations/store.ts';
 import { assertWithinLimit } from '../limits/enforce.ts';
 import { usablePreset } from '../mappings/presets.ts';
 import { scopeOf } from '../mappings/service.ts';
+import { createGatewayForDevice } from '../vpn/gateways/provisioning.ts';
 import { announceRevocation, issueDeviceCredentials, revokeDeviceCredentials } from './device-credentials.ts';
 import { brokerUrls, edgeConfiguration } from './edge-config.ts';
 import { generateActivationKey, maskActivationKey, normalizeActivationKey } from './keys.ts';
@@ -189,6 +190,8 @@ export async function activate(
       expiresAt,
     });
     if (!activated) throw conflict('activationKey: this activation key is already in use');
+    // A VPN device licence makes the device a gateway (remote access) in the same transaction.
+    if (vpn) await createGatewayForDevice(tx, org.id, device);
     await recordUsage(tx, {
       organizationId: org.id,
       resourceType: 'devices',

@@ -1,6 +1,7 @@
 import type { ServiceDefinition } from '../mount.ts';
 import { applicationsRoutes } from './applications/routes.ts';
 import { gatewaysRoutes } from './gateways/routes.ts';
+import { infoRoutes } from './info/routes.ts';
 import { sessionsRoutes } from './sessions/routes.ts';
 
 /** The gateway/VPN service (spec 7): gateways, endpoints, applications, connections and tunnel sessions. */
@@ -11,5 +12,6 @@ export const vpn2Service: ServiceDefinition = {
     await app.register(gatewaysRoutes, context);
     await app.register(applicationsRoutes, context);
     await app.register(sessionsRoutes, context);
+    await app.register(infoRoutes, context);
   },
 };

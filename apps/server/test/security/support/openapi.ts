@@ -64,6 +64,8 @@ export const SERVICES = [
   'notifications',
   'triggermanager',
   'limits',
+  'vpn2',
+  'vpn',
 ] as const;
 
 const METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];

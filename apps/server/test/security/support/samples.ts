@@ -39,6 +39,10 @@ function candidatesFor(name: string, ctx: SampleContext): string[] {
   if (n.includes('path')) out.push('/sec/path');
   if (n === 'formula') out.push('value * 2');
   if (n.includes('range') || n.includes('cidr') || n === 'ip') out.push('10.0.0.0/8', '10.1.2.3');
+  // Remote access: an endpoint address inside every tenant's gateway LAN (world.ts VPN_LAN), a LAN, a filter entry.
+  if (n === 'address') out.push('192.168.50.77');
+  if (n === 'lannetwork') out.push('192.168.50.0/24');
+  if (n === 'ipfilter') out.push('10.0.0.0/8');
   if (n === 'rsname' || n.includes('resourcetype') || n === 'resource') out.push('devices');
   if (n.includes('scope') || n.includes('action')) out.push('READ');
   if (n === 'kind') out.push('general');

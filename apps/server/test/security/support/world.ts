@@ -40,9 +40,11 @@ import {
   userGroups,
   userPreferences,
   userSecurityPolicies,
+  vpnApplicationPreferences,
 } from '../../../src/db/schema.ts';
 import { addMember, createUser } from '../../../src/services/core/organizations/provisioning.ts';
 import { generateActivationKey, generateLicenseCode } from '../../../src/services/license/keys.ts';
+import { seedGateway } from '../../../src/services/vpn/fixtures.ts';
 import { PASSWORD } from '../../support/fixtures.ts';
 
 /** The kinds of object a path parameter, query parameter or body field can name. */
@@ -76,7 +78,12 @@ export type Kind =
   | 'orgApp'
   | 'product'
   | 'license'
-  | 'dealerClient';
+  | 'dealerClient'
+  | 'gateway'
+  | 'endpoint'
+  | 'actionProfile'
+  | 'action'
+  | 'appPreference';
 
 type Named = { id: string; name: string };
 
@@ -125,6 +132,18 @@ export type Tenant = {
   dealerClient: { id: string };
   apiKey: Named & { prefix: string };
   client: Named;
+  /**
+   * Remote access: a gateway (its own device, an ACTIVE VPN licence whose key fetches the edge configuration file,
+   * LAN 192.168.50.0/24), one endpoint on it, an application profile (no OTP) and an application of it, and an
+   * application shortcut of the admin (shortcuts are the signed-in person's own).
+   */
+  gateway: Named & { activationKey: string; deviceId: string };
+  /** A second gateway (same LAN), what `{target}` of a clone names. */
+  targetGateway: Named;
+  endpoint: Named;
+  actionProfile: Named;
+  action: Named;
+  appPreference: { id: string; label: string };
   /** A preference of the admin (preferences are always the signed-in person's own). */
   preference: { id: string; serviceName: string; property: string; value1: string };
   appPermission: Named;
@@ -137,6 +156,9 @@ export type Tenant = {
 };
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** The LAN of every tenant's gateway; endpoint addresses the generated requests use lie inside it. */
+export const VPN_LAN = '192.168.50.0/24';
 
 /**
  * Inserts one object of every kind into the organization (directly with Drizzle, so the harness does not depend on
@@ -459,6 +481,32 @@ export async function seedTenantObjects(
   });
   if (!apiKey || !client || !childPolicy || !sparePolicy || !preference)
     throw new Error('seeding returned nothing');
+  const gateway = await seedGateway(db, org.id, {
+    name: `sec-gateway-${tag}`,
+    lanNetwork: VPN_LAN,
+    profile: { name: `sec-profile-${tag}`, otpRequired: false },
+    endpoints: [{ name: `sec-endpoint-${tag}`, address: '192.168.50.10', protocol: 'HTTP', port: 80 }],
+    actions: [{ name: `sec-action-${tag}`, protocol: 'HTTP', port: 80, path: '/' }],
+  });
+  const targetGateway = await seedGateway(db, org.id, { name: `sec-target-${tag}`, lanNetwork: VPN_LAN });
+  const endpointName = `sec-endpoint-${tag}`;
+  const actionName = `sec-action-${tag}`;
+  const [appPreference] = await db
+    .insert(vpnApplicationPreferences)
+    .values({
+      organizationId: org.id,
+      userId: input.admin.id,
+      gatewayName: gateway.name,
+      endpointName,
+      actionName,
+      clientOs: 'Win',
+      label: `sec-shortcut-${tag}`,
+    })
+    .returning();
+  const endpointId = gateway.endpoints[endpointName];
+  const actionId = gateway.actions[actionName];
+  if (!appPreference || !endpointId || !actionId || !gateway.profileId)
+    throw new Error('seeding returned nothing');
   return {
     label: input.label,
     org,
@@ -488,6 +536,17 @@ export async function seedTenantObjects(
     dealerClient: { id: child?.id ?? randomUUID() },
     apiKey: { id: apiKey.id, name: apiKey.name, prefix: apiKey.prefix },
     client: { id: client.id, name: client.name },
+    gateway: {
+      id: gateway.id,
+      name: gateway.name,
+      activationKey: gateway.activationKey,
+      deviceId: gateway.deviceId,
+    },
+    targetGateway: { id: targetGateway.id, name: targetGateway.name },
+    endpoint: { id: endpointId, name: endpointName },
+    actionProfile: { id: gateway.profileId, name: `sec-profile-${tag}` },
+    action: { id: actionId, name: actionName },
+    appPreference: { id: appPreference.id, label: appPreference.label },
     preference: {
       id: preference.id,
       serviceName: preference.serviceName,
@@ -570,6 +629,20 @@ export function markersOf(tenant: Tenant): string[] {
     tenant.preference.value1,
     tenant.brandName,
     tenant.auditMarker,
+    tenant.gateway.id,
+    tenant.gateway.name,
+    tenant.gateway.activationKey,
+    tenant.gateway.deviceId,
+    tenant.targetGateway.id,
+    tenant.targetGateway.name,
+    tenant.endpoint.id,
+    tenant.endpoint.name,
+    tenant.actionProfile.id,
+    tenant.actionProfile.name,
+    tenant.action.id,
+    tenant.action.name,
+    tenant.appPreference.id,
+    tenant.appPreference.label,
     ...(tenant.sessionId ? [tenant.sessionId] : []),
   ];
 }
@@ -617,6 +690,12 @@ const SEGMENT_KINDS: Record<string, Kind> = {
 /** Which kind a parameter or field name stands for; undefined when it names none. */
 export function kindOfName(name: string, path: string): Kind | undefined {
   const n = name.toLowerCase();
+  if (path.startsWith('/svc/vpn2/')) {
+    // The client system an application is opened from (Win, Linux...) names no object.
+    if (n === 'clientos') return undefined;
+    const vpnKind = vpnKindOfName(n, path);
+    if (vpnKind) return vpnKind;
+  }
   if (n === 'parentid' || n === 'parent') return path.includes('/securityPolicies') ? 'policy' : 'org';
   if (n.includes('applicationpermission')) return 'appPermission';
   if (n.includes('importtoken') || n === 'token') return 'importToken';
@@ -648,8 +727,28 @@ export function kindOfName(name: string, path: string): Kind | undefined {
   return undefined;
 }
 
+/**
+ * Remote-access names (`/svc/vpn2`): organizations as {domain}/{orgResourceId}, gateways, endpoints and applications
+ * by name, profiles and applications by id; `{x}` of the shortcut list is a gateway name (or `all`).
+ */
+function vpnKindOfName(n: string, path: string): Kind | undefined {
+  if (n === 'domain' || n === 'orgresourceid') return 'org';
+  if (['gateway', 'gatewayname', 'target', 'x'].includes(n)) return 'gateway';
+  if (n === 'endpoint' || n === 'endpointname') return 'endpoint';
+  if (n === 'action' || n === 'actionname' || n === 'actionid') return 'action';
+  if (n === 'profileid') return 'actionProfile';
+  if (n === 'id' && path.includes('/actionProfiles')) return 'actionProfile';
+  if (n === 'id' && path.includes('/actions')) return 'action';
+  if (n === 'id' && path.includes('/preferences/applications/')) return 'appPreference';
+  return undefined;
+}
+
 /** The kind a path parameter names: by its own name, else by the segment before it. */
 export function kindOfPathParam(path: string, param: string, segment: string | undefined): Kind | undefined {
+  if (path.startsWith('/svc/vpn2/')) {
+    const vpnKind = vpnKindOfName(param.toLowerCase(), path);
+    if (vpnKind) return vpnKind;
+  }
   const generic = ['id', 'ids', 'name', 'label', 'key'];
   if (path.includes('/userPreferences/users/')) {
     if (param === 'user') return 'user';
@@ -734,6 +833,16 @@ export function pathValue(
       return param === 'licenseCode' ? tenant.license.code : tenant.license.id;
     case 'dealerClient':
       return tenant.dealerClient.id;
+    case 'gateway':
+      return param === 'target' ? tenant.targetGateway.name : tenant.gateway.name;
+    case 'endpoint':
+      return tenant.endpoint.name;
+    case 'actionProfile':
+      return tenant.actionProfile.id;
+    case 'action':
+      return param === 'id' || param.toLowerCase() === 'actionid' ? tenant.action.id : tenant.action.name;
+    case 'appPreference':
+      return tenant.appPreference.id;
     default:
       return tenant.user.id;
   }
@@ -751,10 +860,14 @@ export function fieldValue(tenant: Tenant, name: string, path: string, caller: T
   if (kind === 'user' && (n.includes('name') || n.includes('email'))) return tenant.user.email;
   if (kind === 'device' && n.includes('label')) return tenant.device.label;
   if (kind === 'device' && n === 'alias') return tenant.device.alias;
+  // The edge configuration file takes the gateway's own (VPN, ACTIVE) activation key.
+  if (kind === 'deviceLicense' && n.includes('key') && path.startsWith('/svc/vpn2/'))
+    return tenant.gateway.activationKey;
   if (kind === 'deviceLicense' && n.includes('key')) return tenant.deviceLicense.key;
   if (kind === 'policy' && n.startsWith('parent')) return tenant.sparePolicy.id;
   // Plans are named alike in every app (the catalogue is shared): a plan is no foreign reference.
   if (kind === 'orgApp') return n === 'plan' ? caller.orgApp.plan : undefined;
   if (kind === 'license' && n.includes('code')) return tenant.license.code;
+  if (kind === 'action') return n.includes('name') || n === 'action' ? tenant.action.name : tenant.action.id;
   return pathValue(tenant, kind, path, 'id', undefined);
 }

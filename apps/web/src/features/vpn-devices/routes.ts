@@ -1,0 +1,5 @@
+import type { PortalRoute } from '../../app/routing/route-types.ts';
+
+export const routes: PortalRoute[] = [
+  { path: '/vpn', access: 'organization', screen: 'vpn', page: () => import('./VpnDevicesPage.tsx') },
+];
