@@ -1,7 +1,7 @@
 /**
  * The plant's machine of the remote-access benchmark, in its own process (forked with an IPC channel by
- * bench/remote-access.ts): one TCP port where the first byte says what to do — 'U' counts bytes until the client's
- * end and answers the count (8 bytes), 'D' + u64 length sends that many bytes and ends, 'E' echoes — and one HTTP
+ * bench/remote-access.ts): one TCP port where the first byte says what to do — 'U' + u64 length receives that many
+ * bytes and answers the count (8 bytes), 'D' + u64 length sends that many bytes and ends, 'E' echoes — and one HTTP
  * port answering every request with the same page. Usage: node bench/remote-access-machine.ts <address>
  */
 import { createServer as createHttpServer } from 'node:http';
@@ -50,15 +50,26 @@ function serve(socket: Socket) {
     if (mode === 'E') {
       socket.pipe(socket);
     } else if (mode === 'U') {
-      let received = 0;
-      socket.on('data', (chunk: Buffer) => {
-        received += chunk.length;
-      });
-      socket.on('end', () => {
-        const answer = Buffer.alloc(8);
-        answer.writeBigUInt64BE(BigInt(received));
-        socket.end(answer);
-      });
+      // The length first, then the bytes; the answer comes when all arrived (the companion's WebSocket leg has no
+      // half-close: a client that ends its side closes the whole connection).
+      const readLength = () => {
+        const length = socket.read(8) as Buffer | null;
+        if (!length) {
+          socket.once('readable', readLength);
+          return;
+        }
+        const expected = Number(length.readBigUInt64BE());
+        let received = 0;
+        socket.on('data', (chunk: Buffer) => {
+          received += chunk.length;
+          if (received >= expected) {
+            const answer = Buffer.alloc(8);
+            answer.writeBigUInt64BE(BigInt(received));
+            socket.end(answer);
+          }
+        });
+      };
+      readLength();
     } else if (mode === 'D') {
       const readLength = () => {
         const length = socket.read(8) as Buffer | null;

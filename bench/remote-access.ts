@@ -130,13 +130,16 @@ function readExactly(socket: Socket, length: number): Promise<Buffer> {
 async function upload(host: string, port: number): Promise<number> {
   const started = performance.now();
   const socket = await open(host, port);
-  socket.write('U');
+  const head = Buffer.alloc(9);
+  head.write('U');
+  head.writeBigUInt64BE(BigInt(TRANSFER_BYTES), 1);
+  socket.write(head);
+  const answer = readExactly(socket, 8);
   await sendBytes(socket, TRANSFER_BYTES);
-  socket.end();
-  const answer = await readExactly(socket, 8);
+  const count = await answer;
   const seconds = (performance.now() - started) / 1000;
   socket.destroy();
-  const received = Number(answer.readBigUInt64BE());
+  const received = Number(count.readBigUInt64BE());
   if (received !== TRANSFER_BYTES) throw new Error(`the machine got ${received} of ${TRANSFER_BYTES} bytes`);
   return TRANSFER_BYTES / MB / seconds;
 }
@@ -256,7 +259,7 @@ async function json(
 
 // --- processes -----------------------------------------------------------------------------------------------------
 
-type Child = { child: ChildProcess; output: () => string; stop(): Promise<void> };
+type Child = { name: string; child: ChildProcess; output: () => string; stop(): Promise<void> };
 
 function startNode(name: string, script: string, scriptArgs: string[]): Child {
   const profile = CPU_PROFILE_DIR
@@ -275,6 +278,7 @@ function startNode(name: string, script: string, scriptArgs: string[]): Child {
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   process.on('exit', () => child.kill('SIGKILL'));
   return {
+    name,
     child,
     output: () => output,
     async stop() {
@@ -298,9 +302,12 @@ async function waitForOutput(process: Child, pattern: RegExp, what: string, time
 
 // --- 100 browser-access sessions -----------------------------------------------------------------------------------
 
-type BrowserSession = { prefix: string; cookie: string; agent: Agent };
+type BrowserSession = { host: string; prefix: string; cookie: string; agent: Agent };
 
-/** executeAction, then the ticket request: the answer's cookie and redirect (as a browser follows it). */
+/**
+ * executeAction, then the ticket request (its cookie and redirect) and the first page, as a browser does. The session
+ * answers on its own host name (`{session}.remote.localhost:{port}`): requests go to 127.0.0.1 with that Host header.
+ */
 async function openBrowserSession(port: number, token: string, domain: string): Promise<BrowserSession> {
   const query = new URLSearchParams({
     gatewayName: GATEWAY,
@@ -309,9 +316,9 @@ async function openBrowserSession(port: number, token: string, domain: string): 
     clientOs: 'Lin',
   });
   const grant = await json(port, 'GET', `${BASE}/executeAction/${domain}?${query}`, token);
-  const url = String(grant.url);
+  const url = new URL(String(grant.url));
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const first = await call(port, 'GET', url, { host: `127.0.0.1:${port}`, agent });
+  const first = await call(port, 'GET', `${url.pathname}${url.search}`, { host: url.host, agent });
   const setCookie = first.headers['set-cookie'];
   const cookie = (Array.isArray(setCookie) ? setCookie : [setCookie ?? ''])
     .map((line) => line.split(';')[0] ?? '')
@@ -321,11 +328,15 @@ async function openBrowserSession(port: number, token: string, domain: string): 
     throw new Error(
       `ticket request answered ${first.status} without the session cookie: ${first.body.slice(0, 300)}`,
     );
-  const location = String(first.headers.location ?? '');
-  const page = await call(port, 'GET', location, { host: `127.0.0.1:${port}`, cookie, agent });
+  const location = new URL(String(first.headers.location ?? ''), url);
+  const page = await call(port, 'GET', `${location.pathname}${location.search}`, {
+    host: url.host,
+    cookie,
+    agent,
+  });
   if (page.status !== 200 || !page.body.includes('bench-machine'))
     throw new Error(`the session's first page answered ${page.status}`);
-  return { prefix: `/remote/${grant.sessionId}/`, cookie, agent };
+  return { host: url.host, prefix: `/remote/${String(grant.sessionId)}/`, cookie, agent };
 }
 
 async function browserLoad(port: number, sessions: BrowserSession[]) {
@@ -339,7 +350,7 @@ async function browserLoad(port: number, sessions: BrowserSession[]) {
         const sent = performance.now();
         try {
           const answer = await call(port, 'GET', `${session.prefix}status?n=${i}`, {
-            host: `127.0.0.1:${port}`,
+            host: session.host,
             cookie: session.cookie,
             agent: session.agent,
           });
@@ -405,6 +416,7 @@ async function main() {
           org: 'plant',
           name: GATEWAY,
           lanNetwork: lan.lanNetwork,
+          profile: { name: 'Bench applications', otpRequired: false },
           endpoints: [
             { name: 'machine', address: lan.address, protocol: 'TCP', port: machinePort },
             { name: 'hmi', address: lan.address, protocol: 'HTTP', port: http.port },
@@ -542,6 +554,9 @@ async function main() {
     });
     process.stdout.write(`${body}\n`);
     if (!args['no-write']) writeSection('remote-access', body);
+  } catch (error) {
+    for (const child of children) log(`output of ${child.name}:\n${child.output()}`);
+    throw error;
   } finally {
     for (const child of children) await child.stop();
     server.child.kill('SIGTERM');

@@ -146,10 +146,13 @@ class Agent implements AgentHandle {
     this.#socket = socket;
     let pongDeadline: NodeJS.Timeout | undefined;
     let pinger: NodeJS.Timeout | undefined;
+    // After an HTTP answer instead of the upgrade (logged as such), ws reports the aborted handshake as an error too.
+    let answered = false;
 
     socket.on('unexpected-response', (_request, response) => {
       const status = response.statusCode ?? 0;
       response.resume();
+      answered = true;
       if (status === 401 || status === 403) {
         this.#slowRetry = 'refused';
         this.#log('the gateway credentials were refused: fetch a new edge configuration file');
@@ -157,7 +160,7 @@ class Agent implements AgentHandle {
       socket.terminate();
     });
     socket.on('error', (error) => {
-      if (!this.#closing) this.#log(`tunnel error: ${error.message}`);
+      if (!this.#closing && !answered) this.#log(`tunnel error: ${error.message}`);
     });
     socket.on('open', () => {
       if (this.#closing) {

@@ -138,3 +138,12 @@ export function realmOrigin(config: PublicUrlConfig, realm: string) {
 export function realmIssuer(config: PublicUrlConfig, realm: string) {
   return `${realmOrigin(config, realm)}/auth/realms/${realm}`;
 }
+
+/**
+ * The browser-facing origin of one browser-access session: `{scheme}://{sessionId}.remote.{BASE_DOMAIN}[:port]`.
+ * Each session gets its own origin so a machine's web page never runs script in the portal's origin (nor in another
+ * session's); the remote-access proxy answers a session's `/remote/{sessionId}/...` only on this host.
+ */
+export function remoteOrigin(config: PublicUrlConfig, sessionId: string) {
+  return baseOrigin(config, `${sessionId}.remote.`);
+}

@@ -390,8 +390,19 @@ export const AccessGrant = Type.Object({
   gateway: Type.String(),
   endpoint: Type.String(),
   port: Type.Integer(),
-  /** BROWSER: the address to open (relative to the portal origin); it holds a one-time ticket valid 60 s. */
-  url: Type.Optional(Type.String()),
+  /**
+   * BROWSER: the absolute address to open, on the session's OWN origin (never the portal's, so the machine's page
+   * cannot script the portal): `{scheme}://{sessionId}.remote.{BASE_DOMAIN}[:port]/remote/{sessionId}/{path}` with
+   * the one-time ticket `edgeport_ticket` (valid 60 s, once) that becomes the session's host-only cookie.
+   */
+  url: Type.Optional(
+    Type.String({
+      description:
+        "BROWSER: the absolute address to open, on the session's own origin " +
+        '{scheme}://{sessionId}.remote.{BASE_DOMAIN}[:port]/remote/{sessionId}/{path}?edgeport_ticket={ticket} ' +
+        '(never the portal origin); the ticket is valid 60 s, once, and becomes a host-only cookie.',
+    }),
+  ),
   /** TCP: the session token for the companion CLI; shown once. */
   token: Type.Optional(Type.String()),
   /** TCP: the companion CLI command line that forwards a local port. */

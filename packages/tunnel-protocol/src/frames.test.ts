@@ -1,7 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ControlError, type ControlMessage, encodeControl, parseControl } from './control.ts';
-import { decodeFrame, encodeFrame, type Frame, FrameError, FrameType, MAX_DATA_BYTES } from './frames.ts';
+import {
+  decodeFrame,
+  encodeDataFrames,
+  encodeFrame,
+  type Frame,
+  FrameError,
+  FrameType,
+  MAX_DATA_BYTES,
+} from './frames.ts';
 
 const streamId = fc.integer({ min: 0, max: 0xffffffff });
 const frame: fc.Arbitrary<Frame> = fc.oneof(
@@ -52,6 +60,21 @@ describe('stream frames', () => {
     const message = encodeFrame({ type: FrameType.DATA, streamId: 1, data });
     const decoded = decodeFrame(message);
     expect(decoded.type === FrameType.DATA && decoded.data.buffer).toBe(message.buffer);
+  });
+
+  it('split large data into DATA frames of at most 64 KiB that carry it in order', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 5 * MAX_DATA_BYTES }), streamId, (size, id) => {
+        const data = Buffer.alloc(size);
+        for (let i = 0; i < size; i += 997) data[i] = i % 251;
+        const frames = encodeDataFrames(id, data).map(decodeFrame);
+        expect(frames.every((f) => f.type === FrameType.DATA && f.streamId === id)).toBe(true);
+        const parts = frames.map((f) => (f.type === FrameType.DATA ? f.data : Buffer.alloc(0)));
+        expect(Math.max(...parts.map((p) => p.length))).toBeLessThanOrEqual(MAX_DATA_BYTES);
+        expect(Buffer.concat(parts).equals(data)).toBe(true);
+      }),
+      { numRuns: 50 },
+    );
   });
 
   it('refuse malformed frames with a FrameError', () => {

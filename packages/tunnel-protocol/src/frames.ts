@@ -56,6 +56,24 @@ export function encodeData(streamId: number, data: Buffer): Buffer {
   return frame;
 }
 
+/** `data` as DATA frames of at most MAX_DATA_BYTES, all in one allocation (one copy of the bytes). */
+export function encodeDataFrames(streamId: number, data: Buffer): Buffer[] {
+  if (data.length <= MAX_DATA_BYTES) return [encodeData(streamId, data)];
+  const count = Math.ceil(data.length / MAX_DATA_BYTES);
+  const block = Buffer.allocUnsafe(data.length + count * HEADER_BYTES);
+  const frames: Buffer[] = [];
+  let at = 0;
+  for (let offset = 0; offset < data.length; offset += MAX_DATA_BYTES) {
+    const size = Math.min(MAX_DATA_BYTES, data.length - offset);
+    block.writeUInt8(FrameType.DATA, at);
+    block.writeUInt32BE(streamId, at + 1);
+    data.copy(block, at + HEADER_BYTES, offset, offset + size);
+    frames.push(block.subarray(at, at + HEADER_BYTES + size));
+    at += HEADER_BYTES + size;
+  }
+  return frames;
+}
+
 export function encodeFrame(frame: Frame): Buffer {
   switch (frame.type) {
     case FrameType.OPEN:

@@ -13,7 +13,7 @@ import { Duplex } from 'node:stream';
 import { type ControlMessage, encodeControl, parseControl } from './control.ts';
 import {
   decodeFrame,
-  encodeData,
+  encodeDataFrames,
   encodeFrame,
   type Frame,
   FrameType,
@@ -41,6 +41,9 @@ export interface OpenRequest {
   accept(): TunnelStream;
   refuse(reason: string): void;
 }
+
+/** Bytes a writer sends between two checks of the transport's queue (one allocation for their frames). */
+const BATCH_BYTES = 4 * MAX_DATA_BYTES;
 
 export type MultiplexerOptions = {
   /** Streams the other side opens; without it every OPEN is refused. */
@@ -167,13 +170,16 @@ export class TunnelStream extends Duplex {
         this.#mux.waitForDrain(this);
         return;
       }
-      const size = Math.min(pending.chunk.length - pending.offset, this.#credit, MAX_DATA_BYTES);
-      this.#mux.sendRaw(
-        encodeData(this.streamId, pending.chunk.subarray(pending.offset, pending.offset + size)),
-      );
-      pending.offset += size;
-      this.#credit -= size;
-      this.#sent += size;
+      // What credit allows, up to BATCH_BYTES, as DATA frames of at most MAX_DATA_BYTES built in one allocation.
+      const bytes = Math.min(pending.chunk.length - pending.offset, this.#credit, BATCH_BYTES);
+      for (const frame of encodeDataFrames(
+        this.streamId,
+        pending.chunk.subarray(pending.offset, pending.offset + bytes),
+      ))
+        this.#mux.sendRaw(frame);
+      pending.offset += bytes;
+      this.#credit -= bytes;
+      this.#sent += bytes;
     }
     if (pending.offset === pending.chunk.length) {
       this.#pending = undefined;

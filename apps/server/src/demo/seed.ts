@@ -13,6 +13,7 @@ import {
 } from '../services/core/organizations/provisioning.ts';
 import { seedDealerDemo } from '../services/license/dealer/demo.ts';
 import { saveTheme } from '../services/theme/store.ts';
+import { seedDemoGateway } from './vpn.ts';
 
 export const DEMO_REALM = 'demo';
 export const DEMO_ORGANIZATION = 'demo';
@@ -50,6 +51,8 @@ export async function seedDemo(db: Db, registry: RealmRegistry, config: Config):
   await addDefaultRoles(db, plant.id);
   // The dealer area: two products and a client holding an ACTIVE device licence pack.
   await seedDealerDemo(db, org, new Date());
+  // Remote access: a plant gateway with an HMI and a PLC.
+  await seedDemoGateway(db, org.id);
   const url = realmOrigin(config, DEMO_REALM);
   const people = [
     { email: 'admin@demo.local', firstName: 'Ada', lastName: 'Admin', role: orgRoles.administrator.id },

@@ -6,7 +6,7 @@ import zlib from 'node:zlib';
 import { vpn } from '@edgeport/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import WebSocket, { type RawData } from 'ws';
-import type { Config } from '../config.ts';
+import { type Config, remoteOrigin } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { HttpError } from '../http/errors.ts';
 import type { LiveSessions } from '../services/vpn/sessions/live.ts';
@@ -31,6 +31,7 @@ import { openTargetStream, type UsableSession, usableSession } from './session-a
 export const REMOTE_COOKIE = 'edgeport_remote';
 /** HTML pages are rewritten in memory; a larger one is refused rather than held. */
 const HTML_LIMIT = 16 * 1024 * 1024;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const OTHER_METHODS = ['DELETE', 'OPTIONS', 'PATCH', 'POST', 'PUT'] as const;
 
 type Options = { db: Db; config: Config; tunnels: GatewayTunnels; live: LiveSessions };
@@ -45,18 +46,28 @@ function targetOf(access: UsableSession): RemoteTarget {
   };
 }
 
-/** The part of the request URL after `/remote/{session}` (always starting with '/'). */
-function pathAfterPrefix(url: string, sessionId: string): string {
-  const rest = url.slice(remotePrefix(sessionId).length);
+/** The part of the request URL after `/remote/{session}` (always starting with '/'), as the browser sent it. */
+function pathAfterPrefix(url: string): string {
+  const rest = /^\/remote\/[^/?#]*(.*)$/s.exec(url)?.[1] ?? '';
   return rest.startsWith('/') ? rest : `/${rest}`;
 }
 
-/** Where the browser's request came from (`https://portal.example.com`). */
-function portalOrigin(request: FastifyRequest): string {
+/** The origin the browser addressed (the session's own, `https://{session}.remote.example.com`). */
+function browserOrigin(request: FastifyRequest): string {
   return `${request.protocol}://${request.headers.host ?? ''}`;
 }
 
-/** The headers the machine gets: the browser's, minus the portal's cookie and bearer token, for its own host. */
+/**
+ * Whether the request came to the session's own host name, `{session}.remote.{BASE_DOMAIN}` (`remoteOrigin`), any
+ * port. The Host header as the browser sent it (like the realm host names), not X-Forwarded-Host.
+ */
+export function onSessionHost(config: Config, sessionId: string, host: string | undefined): boolean {
+  if (!UUID.test(sessionId) || !host) return false;
+  const name = host.replace(/:\d*$/, '').toLowerCase();
+  return name === new URL(remoteOrigin(config, sessionId)).hostname;
+}
+
+/** The headers the machine gets: the browser's, minus the session's cookie and any bearer token, for its own host. */
 function upstreamHeaders(request: FastifyRequest, access: UsableSession, html: boolean): OutgoingHttpHeaders {
   const target = targetOf(access);
   const incoming = request.raw.headers;
@@ -74,9 +85,9 @@ function upstreamHeaders(request: FastifyRequest, access: UsableSession, html: b
   const cookie = withoutCookie(incoming.cookie, REMOTE_COOKIE);
   if (cookie) headers.cookie = cookie;
   headers.host = targetHost(target);
-  const portal = portalOrigin(request);
-  const prefix = `${portal}${remotePrefix(access.session.id)}`;
-  if (incoming.origin === portal) headers.origin = targetOrigin(target);
+  const browser = browserOrigin(request);
+  const prefix = `${browser}${remotePrefix(access.session.id)}`;
+  if (incoming.origin === browser) headers.origin = targetOrigin(target);
   const referer = incoming.referer;
   if (typeof referer === 'string' && referer.startsWith(prefix))
     headers.referer = `${targetOrigin(target)}${referer.slice(prefix.length) || '/'}`;
@@ -164,7 +175,9 @@ function sendError(reply: FastifyReply, status: number, message: string) {
 }
 
 /**
- * Browser access: `/remote/{session}/...` proxied to the session's HTTP(S) endpoint through the gateway's tunnel.
+ * Browser access: `/remote/{session}/...` proxied to the session's HTTP(S) endpoint through the gateway's tunnel,
+ * answered only on the session's own host (`remoteOrigin`): on any other host (the portal's, a realm's, another
+ * session's) 404 before anything else, so a machine's page never runs in the portal's origin nor another session's.
  * The portal's answer hooks (security headers, framing) stay off these answers: they are the machine's.
  */
 export async function browserAccessRoutes(app: FastifyInstance, options: Options): Promise<void> {
@@ -182,7 +195,7 @@ export async function browserAccessRoutes(app: FastifyInstance, options: Options
   async function redeem(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply, ticket: string) {
     const id = request.params.session;
     const secret = newSecret();
-    const session = /^[0-9a-f-]{36}$/.test(id)
+    const session = UUID.test(id)
       ? await redeemTicket(db, id, secretHash(ticket), secretHash(secret), new Date())
       : undefined;
     if (!session)
@@ -190,7 +203,7 @@ export async function browserAccessRoutes(app: FastifyInstance, options: Options
         403,
         'remote access: the link was used or is older than 60 seconds (open it again from the portal)',
       );
-    const url = new URL(pathAfterPrefix(request.raw.url ?? '/', id), 'http://portal');
+    const url = new URL(pathAfterPrefix(request.raw.url ?? '/'), 'http://portal');
     url.searchParams.delete(vpn.REMOTE_TICKET_PARAMETER);
     const cookie = [
       `${REMOTE_COOKIE}=${secret}`,
@@ -208,8 +221,7 @@ export async function browserAccessRoutes(app: FastifyInstance, options: Options
   }
 
   async function proxy(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) {
-    const id = request.params.session;
-    const path = pathAfterPrefix(request.raw.url ?? '/', id);
+    const path = pathAfterPrefix(request.raw.url ?? '/');
     const ticket = new URL(path, 'http://portal').searchParams.get(vpn.REMOTE_TICKET_PARAMETER);
     if (ticket !== null && (request.method === 'GET' || request.method === 'HEAD'))
       return redeem(request, reply, ticket);
@@ -297,7 +309,7 @@ export async function browserAccessRoutes(app: FastifyInstance, options: Options
     }
     const { access, stream } = prepared;
     browser.pause();
-    const path = pathAfterPrefix(request.raw.url ?? '/', access.session.id);
+    const path = pathAfterPrefix(request.raw.url ?? '/');
     const protocols = String(request.headers['sec-websocket-protocol'] ?? '')
       .split(',')
       .map((entry) => entry.trim())
@@ -343,7 +355,12 @@ export async function browserAccessRoutes(app: FastifyInstance, options: Options
   /** Streams opened for upgrade requests before the handshake (so refusals answer with an HTTP status). */
   const pendingStreams = new WeakMap<FastifyRequest, { access: UsableSession; stream: Duplex }>();
 
-  const routeOptions = { helmet: false as const, schema: { hide: true } };
+  /** Before the ticket, the cookie, the tunnel and any WebSocket upgrade: a session answers on its own host only. */
+  const sessionHostOnly = async (request: FastifyRequest<{ Params: { session: string } }>) => {
+    if (!onSessionHost(config, request.params.session, request.headers.host))
+      throw new HttpError(404, 'remote access: no such session at this address');
+  };
+  const routeOptions = { helmet: false as const, schema: { hide: true }, onRequest: sessionHostOnly };
   app.route<{ Params: Params }>({
     method: 'GET',
     url: '/remote/:session/*',

@@ -11,8 +11,8 @@ import { tcpForwardRoutes } from './tcp-forward.ts';
 export type RemoteAccessRouteOptions = { db: Db; config: Config; tunnels: GatewayTunnels };
 
 /**
- * Sessions through the tunnel: browser access at `/remote/{session}/...` (HTTP and WebSocket proxied through the
- * gateway agent), `/tunnel/tcp/{session}` (the companion CLI's TCP forwarding), the companion CLI download, and
+ * Sessions through the tunnel: browser access at `/remote/{session}/...` on the session's own host
+ * `{session}.remote.{BASE_DOMAIN}` (HTTP and WebSocket proxied through the gateway agent; 404 on any other host), `/tunnel/tcp/{session}` (the companion CLI's TCP forwarding), the companion CLI download, and
  * the sweeper that ends idle and old sessions.
  */
 export const remoteAccessRoutes: FastifyPluginAsync<RemoteAccessRouteOptions> = async (app, options) => {

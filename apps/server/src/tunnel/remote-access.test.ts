@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtemp, writeFile } from 'node:fs/promises';
+import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,15 +15,19 @@ import { caller } from '../../test/support/calls.ts';
 import { seedTenants } from '../../test/support/fixtures.ts';
 import { startTestServer, type TestServer } from '../../test/support/server.ts';
 import { rptFor } from '../../test/support/tokens.ts';
+import { remoteOrigin } from '../config.ts';
 import { auditLog, vpnSessions } from '../db/schema.ts';
 import { liveSessionsOf } from '../services/vpn/sessions/live.ts';
+import { onSessionHost } from './browser-access.ts';
 import { connectAgent, type Plant, seedGateway, startPlant, type TestGateway } from './test-plant.ts';
 
 let server: TestServer;
 let tenants: Awaited<ReturnType<typeof seedTenants>>;
 let call: ReturnType<typeof caller>;
 let plant: Plant;
+/** The portal as the test reaches it (API calls, the companion CLI). */
 let origin: string;
+let port: number;
 let adminToken: string;
 let press: TestGateway;
 let agent: AgentHandle;
@@ -50,13 +55,53 @@ async function requestTcp(port: number) {
   return answer.json() as { sessionId: string; token: string };
 }
 
+/** Every host name reaches the test server, as DNS would (Node resolves no `*.localhost` name). */
+function toServer(): net.Socket {
+  return net.connect({ host: '127.0.0.1', port });
+}
+
+/**
+ * A browser's request to `url` (any host name: the portal's, a realm's, a session's), sent to the test server with
+ * the URL's host in the Host header. Redirects are not followed.
+ */
+async function browse(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: Buffer | string } = {},
+): Promise<Response> {
+  const method = init.method ?? 'GET';
+  const answer = await new Promise<http.IncomingMessage>((resolve, reject) => {
+    const request = http.request(url, { method, headers: init.headers, createConnection: toServer });
+    request.on('response', resolve);
+    request.on('error', reject);
+    request.end(init.body);
+  });
+  const chunks: Buffer[] = [];
+  for await (const chunk of answer) chunks.push(chunk as Buffer);
+  const headers = new Headers();
+  for (let index = 0; index < answer.rawHeaders.length; index += 2)
+    headers.append(answer.rawHeaders[index] ?? '', answer.rawHeaders[index + 1] ?? '');
+  const status = answer.statusCode ?? 0;
+  const bodyless = method === 'HEAD' || status === 204 || status === 304;
+  return new Response(bodyless ? null : Buffer.concat(chunks), { status, headers });
+}
+
+/** A WebSocket to `url` (any host name) on the test server. */
+function socketTo(url: string, headers: Record<string, string> = {}): WebSocket {
+  return new WebSocket(url, { headers, createConnection: toServer });
+}
+
+/** Where a session's pages are: `/remote/{session}` on the session's own origin. */
+function remoteBase(sessionId: string): string {
+  return `${remoteOrigin(server.config, sessionId)}/remote/${sessionId}`;
+}
+
 /** A browser session: the ticket redeemed for the cookie. */
 async function browserSession(endpoint = 'web') {
   const grant = await openApp(endpoint);
-  const first = await fetch(`${origin}${grant.url}`, { redirect: 'manual' });
+  const first = await browse(String(grant.url));
   expect(first.status).toBe(302);
   const cookie = first.headers.getSetCookie()[0]?.split(';')[0] ?? '';
-  return { grant, cookie, base: `${origin}/remote/${grant.sessionId}` };
+  return { grant, cookie, base: remoteBase(grant.sessionId) };
 }
 
 /** Sends `data` through a local TCP port and reads as many bytes back. */
@@ -110,7 +155,8 @@ beforeAll(async () => {
   tenants = await seedTenants(server);
   call = caller(server);
   await server.app.listen({ port: 0, host: '127.0.0.1' });
-  origin = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
+  port = (server.app.server.address() as AddressInfo).port;
+  origin = `http://127.0.0.1:${port}`;
   press = await seedGateway(server.database.db, tenants.orgA.id, origin, {
     name: 'press',
     lanNetwork: plant.lanNetwork,
@@ -133,12 +179,18 @@ afterAll(async () => {
 describe('browser access', () => {
   it('trades the one-time ticket for an HttpOnly cookie, once, and needs the cookie afterwards', async () => {
     const grant = await openApp('web');
-    const url = `${origin}${grant.url}`;
-    const noCookie = await fetch(`${origin}/remote/${grant.sessionId}/login`, { redirect: 'manual' });
+    const url = String(grant.url);
+    expect(url, "the session's own origin").toMatch(
+      new RegExp(
+        `^http://${grant.sessionId}\\.remote\\.localhost:8080/remote/${grant.sessionId}/\\?edgeport_ticket=`,
+      ),
+    );
+    const base = remoteBase(grant.sessionId);
+    const noCookie = await browse(`${base}/login`);
     expect(noCookie.status).toBe(403);
     const seenBefore = plant.seen.length;
 
-    const first = await fetch(url, { redirect: 'manual' });
+    const first = await browse(url);
     expect(first.status).toBe(302);
     expect(first.headers.get('location')).toBe(`/remote/${grant.sessionId}/`);
     const [cookie] = first.headers.getSetCookie();
@@ -147,36 +199,28 @@ describe('browser access', () => {
         `^edgeport_remote=[A-Za-z0-9_-]{43}; Path=/remote/${grant.sessionId}/; HttpOnly; SameSite=Lax`,
       ),
     );
-    expect((await fetch(url, { redirect: 'manual' })).status, 'the ticket works once').toBe(403);
+    expect((await browse(url)).status, 'the ticket works once').toBe(403);
     expect(plant.seen.length, 'nothing reached the machine').toBe(seenBefore);
 
     const pair = cookie?.split(';')[0] ?? '';
-    const wrong = await fetch(`${origin}/remote/${grant.sessionId}/login`, {
-      headers: { cookie: 'edgeport_remote=forged' },
-      redirect: 'manual',
-    });
+    const wrong = await browse(`${base}/login`, { headers: { cookie: 'edgeport_remote=forged' } });
     expect(wrong.status).toBe(403);
-    const page = await fetch(`${origin}/remote/${grant.sessionId}/login`, { headers: { cookie: pair } });
+    const page = await browse(`${base}/login`, { headers: { cookie: pair } });
     expect(page.status).toBe(200);
     const other = await openApp('web');
-    const elsewhere = await fetch(`${origin}/remote/${other.sessionId}/login`, {
-      headers: { cookie: pair },
-      redirect: 'manual',
-    });
+    const elsewhere = await browse(`${remoteBase(other.sessionId)}/login`, { headers: { cookie: pair } });
     expect(elsewhere.status, "one session's cookie does not open another").toBe(403);
     const stale = await openApp('web');
     await server.database.db
       .update(vpnSessions)
       .set({ ticketExpiresAt: new Date(Date.now() - 1000) })
       .where(eq(vpnSessions.id, stale.sessionId));
-    expect((await fetch(`${origin}${stale.url}`, { redirect: 'manual' })).status, 'an expired ticket').toBe(
-      403,
-    );
+    expect((await browse(String(stale.url))).status, 'an expired ticket').toBe(403);
   });
 
   it('rewrites redirects, cookies and root-relative links to stay under /remote/{session}', async () => {
     const { base, grant, cookie } = await browserSession();
-    const root = await fetch(`${base}/`, { headers: { cookie }, redirect: 'manual' });
+    const root = await browse(`${base}/`, { headers: { cookie } });
     expect(root.status).toBe(302);
     expect(root.headers.get('location')).toBe(`/remote/${grant.sessionId}/login`);
     const [machineCookie] = root.headers.getSetCookie();
@@ -184,12 +228,12 @@ describe('browser access', () => {
       new RegExp(`^machine_sid=s[0-9a-f]{8}; Path=/remote/${grant.sessionId}/; HttpOnly$`),
     );
 
-    const absolute = await fetch(`${base}/absolute`, { headers: { cookie }, redirect: 'manual' });
+    const absolute = await browse(`${base}/absolute`, { headers: { cookie } });
     expect(absolute.status).toBe(303);
     expect(absolute.headers.get('location')).toBe(`/remote/${grant.sessionId}/login?from=absolute`);
 
     for (const page of ['login', 'gzip']) {
-      const answer = await fetch(`${base}/${page}`, {
+      const answer = await browse(`${base}/${page}`, {
         headers: { cookie, accept: 'text/html', 'accept-encoding': 'gzip' },
       });
       expect(answer.status).toBe(200);
@@ -211,7 +255,7 @@ describe('browser access', () => {
   it('passes bodies and methods through, without the portal’s cookie or token, for the machine’s own host', async () => {
     const { base, cookie } = await browserSession();
     const body = randomBytes(300_000);
-    const posted = await fetch(`${base}/echo?x=1`, {
+    const posted = await browse(`${base}/echo?x=1`, {
       method: 'POST',
       headers: {
         cookie: `${cookie}; machine_sid=abc`,
@@ -226,7 +270,7 @@ describe('browser access', () => {
     expect(posted.headers.get('x-seen-authorization')).toBe('');
     expect(posted.headers.get('x-seen-host')).toBe(`${plant.address}:${plant.httpPort}`);
 
-    const json = await fetch(`${base}/echo`, {
+    const json = await browse(`${base}/echo`, {
       method: 'PUT',
       headers: { cookie, 'content-type': 'application/json', authorization: 'Basic dXNlcjpwdw==' },
       body: '{"setpoint":42}',
@@ -236,28 +280,28 @@ describe('browser access', () => {
     expect(json.headers.get('x-seen-authorization'), "the machine's own login passes").toBe(
       'Basic dXNlcjpwdw==',
     );
-    const form = await fetch(`${base}/echo`, {
+    const form = await browse(`${base}/echo`, {
       method: 'POST',
       headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
       body: 'user=op&pw=1',
     });
     expect(await form.text()).toBe('user=op&pw=1');
-    const missing = await fetch(`${base}/nothing-here`, { headers: { cookie } });
+    const missing = await browse(`${base}/nothing-here`, { headers: { cookie } });
     expect(missing.status).toBe(404);
     expect(await missing.text()).toBe('no such page');
   });
 
   it('passes WebSockets through (text and binary), only with the cookie', async () => {
     const { grant, cookie } = await browserSession();
-    const url = `${origin.replace('http', 'ws')}/remote/${grant.sessionId}/ws`;
-    const refused = new WebSocket(url);
+    const url = `${remoteBase(grant.sessionId).replace('http', 'ws')}/ws`;
+    const refused = socketTo(url);
     const status = await new Promise<number>((resolve) => {
       refused.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
       refused.on('open', () => resolve(101));
     });
     expect(status).toBe(403);
 
-    const socket = new WebSocket(url, { headers: { cookie } });
+    const socket = socketTo(url, { cookie });
     await once(socket, 'open');
     const replies: { data: Buffer; binary: boolean }[] = [];
     socket.on('message', (data: Buffer, binary: boolean) => replies.push({ data, binary }));
@@ -277,14 +321,14 @@ describe('browser access', () => {
 
   it('reaches an HTTPS machine with a self-signed certificate (pages and WebSockets)', async () => {
     const { base, grant, cookie } = await browserSession('tls');
-    const page = await fetch(`${base}/login`, { headers: { cookie, accept: 'text/html' } });
+    const page = await browse(`${base}/login`, { headers: { cookie, accept: 'text/html' } });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain(`href="/remote/${grant.sessionId}/dashboard"`);
-    const absolute = await fetch(`${base}/absolute`, { headers: { cookie }, redirect: 'manual' });
+    const absolute = await browse(`${base}/absolute`, { headers: { cookie } });
     expect(absolute.headers.get('location'), 'https://{address} is the machine itself').toBe(
       `/remote/${grant.sessionId}/login?from=absolute`,
     );
-    const socket = new WebSocket(`${base.replace('http', 'ws')}/ws`, { headers: { cookie } });
+    const socket = socketTo(`${base.replace('http', 'ws')}/ws`, { cookie });
     await once(socket, 'open');
     socket.send('over tls');
     const [reply] = await once(socket, 'message');
@@ -297,11 +341,92 @@ describe('browser access', () => {
 
   it('counts the traffic of a session and writes it when its streams end', async () => {
     const { base, grant, cookie } = await browserSession();
-    const answer = await fetch(`${base}/big?size=200000`, { headers: { cookie } });
+    const answer = await browse(`${base}/big?size=200000`, { headers: { cookie } });
     expect((await answer.arrayBuffer()).byteLength).toBe(200_000);
     const row = await flushed(grant.sessionId);
     expect(row?.bytesIn).toBeGreaterThan(200_000);
     expect(row?.bytesOut).toBeGreaterThan(0);
+  });
+});
+
+describe("a session's own origin", () => {
+  it('is {session}.remote.{BASE_DOMAIN}: any port, any letter case, nothing else', () => {
+    const id = '0f8fad5b-d9cb-469f-a165-70867728950e';
+    const { config } = server;
+    expect(onSessionHost(config, id, `${id}.remote.localhost:8080`)).toBe(true);
+    expect(onSessionHost(config, id, `${id}.remote.localhost`)).toBe(true);
+    expect(onSessionHost(config, id, `${id.toUpperCase()}.REMOTE.Localhost:443`)).toBe(true);
+    for (const host of [
+      'localhost:8080',
+      '127.0.0.1:8080',
+      'acme.app.localhost:8080',
+      `${id}.remote.localhost.evil.example`,
+      `x${id}.remote.localhost`,
+      `${id}.remote.localhost.`,
+      `a.${id}.remote.localhost`,
+      `${id.replace('0f8', '1f8')}.remote.localhost`,
+      undefined,
+    ])
+      expect(onSessionHost(config, id, host), String(host)).toBe(false);
+    expect(onSessionHost(config, 'not-a-session', 'not-a-session.remote.localhost')).toBe(false);
+  });
+
+  it("answers 404 on the portal's, a realm's or another session's host, and nothing reaches the machine", async () => {
+    const grant = await openApp('web');
+    const other = await openApp('web');
+    const ticketPath = String(grant.url).replace(/^https?:\/\/[^/]+/, '');
+    const path = `/remote/${grant.sessionId}`;
+    const wrongHosts = [
+      origin,
+      'http://localhost:8080',
+      'http://acme.app.localhost:8080',
+      'http://apps.localhost:8080',
+      remoteOrigin(server.config, other.sessionId),
+    ];
+    const seenBefore = plant.seen.length;
+    for (const host of wrongHosts) {
+      const answer = await browse(`${host}${ticketPath}`);
+      expect(answer.status, `the ticket at ${host}`).toBe(404);
+      expect(answer.headers.get('set-cookie')).toBeNull();
+    }
+    const first = await browse(String(grant.url));
+    expect(first.status, 'the ticket was not spent on the wrong hosts').toBe(302);
+    const cookie = first.headers.getSetCookie()[0] ?? '';
+    expect(cookie, 'a host-only cookie').not.toMatch(/domain=/i);
+    const pair = cookie.split(';')[0] ?? '';
+
+    for (const host of wrongHosts) {
+      for (const [method, target] of [
+        ['GET', `${path}/login`],
+        ['POST', `${path}/echo`],
+        ['GET', path],
+      ] as const) {
+        const answer = await browse(`${host}${target}`, {
+          method,
+          headers: { cookie: pair, accept: 'text/html' },
+          ...(method === 'POST' ? { body: 'user=op' } : {}),
+        });
+        expect(answer.status, `${method} ${host}${target}`).toBe(404);
+        expect(((await answer.json()) as { message: string }).message).toBe(
+          'remote access: no such session at this address',
+        );
+      }
+      const socket = socketTo(`${host.replace('http', 'ws')}${path}/ws`, { cookie: pair });
+      const status = await new Promise<number>((resolve) => {
+        socket.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+        socket.on('open', () => resolve(101));
+        socket.on('error', () => resolve(-1));
+      });
+      socket.terminate();
+      expect(status, `WebSocket at ${host}`).toBe(404);
+    }
+    expect(plant.seen.length, 'the machine saw no request').toBe(seenBefore);
+    const row = await flushed(grant.sessionId);
+    expect(row, 'no byte went through the tunnel').toMatchObject({ bytesIn: 0, bytesOut: 0 });
+
+    const page = await browse(`${remoteBase(grant.sessionId)}/login`, { headers: { cookie: pair } });
+    expect(page.status, 'at its own host the session works').toBe(200);
+    expect(plant.seen.length).toBe(seenBefore + 1);
   });
 });
 
@@ -436,8 +561,8 @@ describe('TCP forwarding', () => {
 describe('disconnect', () => {
   it('ends the sessions: open streams break, later requests through /remote fail, the end is audited', async () => {
     const { base, grant, cookie } = await browserSession();
-    expect((await fetch(`${base}/login`, { headers: { cookie } })).status).toBe(200);
-    const socket = new WebSocket(`${base.replace('http', 'ws')}/ws`, { headers: { cookie } });
+    expect((await browse(`${base}/login`, { headers: { cookie } })).status).toBe(200);
+    const socket = socketTo(`${base.replace('http', 'ws')}/ws`, { cookie });
     await once(socket, 'open');
     const tcp = await requestTcp(plant.echoPort);
     const forwarder = await startForwarder({ server: origin, token: tcp.token, localPort: 0 });
@@ -454,7 +579,7 @@ describe('disconnect', () => {
     expect(off.json().sessionsEnded).toBeGreaterThanOrEqual(2);
     await once(socket, 'close');
     await once(local, 'close');
-    const after = await fetch(`${base}/login`, { headers: { cookie }, redirect: 'manual' });
+    const after = await browse(`${base}/login`, { headers: { cookie } });
     expect(after.status).toBe(403);
     expect(((await after.json()) as { message: string }).message).toMatch(
       /^session: the session has ended \(disconnect\)/,
@@ -477,5 +602,35 @@ describe('disconnect', () => {
     expect(ended).toBeDefined();
     const row = await sessionRow(tcp.sessionId);
     expect(row?.bytesOut).toBe(4);
+  });
+});
+
+describe('a gateway that goes offline', () => {
+  it('answers 409 to browser access and the companion CLI says so', async () => {
+    const { base, cookie } = await browserSession();
+    const tcp = await requestTcp(plant.echoPort);
+    await agent.close();
+    await until(
+      () => server.app.tunnels.isOnline(press.row.id),
+      (online) => !online,
+    );
+    const page = await browse(`${base}/login`, { headers: { cookie } });
+    expect(page.status).toBe(409);
+    expect(((await page.json()) as { message: string }).message).toBe('gateway: press is offline');
+    const lines: string[] = [];
+    const forwarder = await startForwarder({
+      server: origin,
+      token: tcp.token,
+      localPort: 0,
+      log: (line) => lines.push(line),
+    });
+    expect(lines).toContain('warning: gateway press is offline; connections fail until its agent is back');
+    expect((await echoThrough(forwarder.port, Buffer.from('hello?'))).length).toBe(0);
+    await until(
+      () => lines.length,
+      (n) => n >= 2,
+    );
+    await forwarder.close();
+    expect(lines[1]).toMatch(/refused: the gateway is not available \(409\): gateway: press is offline$/);
   });
 });

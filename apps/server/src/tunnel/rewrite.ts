@@ -1,12 +1,12 @@
 /**
  * What browser access changes in a machine's answers so its web interface works under `/remote/{session}/` on the
- * portal: redirects, cookies and the root-relative links of HTML pages. Pure functions.
+ * session's own origin (`remoteOrigin`): redirects, cookies and the root-relative links of HTML pages. Pure functions.
  */
 
 /** The machine as the browser would have addressed it directly. */
 export type RemoteTarget = { protocol: 'HTTP' | 'HTTPS'; address: string; port: number };
 
-/** The session's path prefix on the portal, without a trailing slash: `/remote/{session}`. */
+/** The session's path prefix (on its own origin), without a trailing slash: `/remote/{session}`. */
 export function remotePrefix(sessionId: string): string {
   return `/remote/${sessionId}`;
 }
@@ -53,7 +53,7 @@ export function rewriteLocation(location: string, sessionId: string, target: Rem
 }
 
 /**
- * A `Set-Cookie` header for the portal: no Domain, Path under the session prefix; Secure dropped when the portal
+ * A `Set-Cookie` header for the browser (host-only on the session's origin): no Domain, Path under the session prefix; Secure dropped when the portal
  * itself is plain HTTP (with SameSite=None turned into Lax, which needs no Secure). Undefined: drop the cookie
  * (it would overwrite the session's own cookie).
  */

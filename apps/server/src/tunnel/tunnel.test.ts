@@ -351,6 +351,26 @@ describe('agent credentials', () => {
   });
 });
 
+describe('the LAN an agent checks targets against', () => {
+  it('follows the portal when the agent has no LAN of its own', async () => {
+    const gateway = await seedGateway('press-4');
+    const agent = agentFor(gateway);
+    await agent.whenConnected();
+    const target = { host: lan.address, port: echoPort };
+    await expect(server.app.tunnels.openStream(gateway.id, target)).rejects.toThrow(
+      'the gateway has no LAN network yet',
+    );
+    server.app.tunnels.lanNetworkChanged(gateway.id, lan.lanNetwork);
+    const stream = await until(
+      () => server.app.tunnels.openStream(gateway.id, target).catch(() => undefined),
+      (opened) => opened !== undefined,
+    );
+    if (!stream) throw new Error('the agent did not take the new LAN');
+    expect((await echoThrough(stream, Buffer.from('new lan'))).toString()).toBe('new lan');
+    await agent.close();
+  });
+});
+
 describe('tunnel liveness (a hub with short timers)', () => {
   let hub: TunnelHub;
   let url: string;
@@ -366,6 +386,7 @@ describe('tunnel liveness (a hub with short timers)', () => {
       lastSeenWriteMs: 50,
     });
     await app.register(tunnelRoutes, { db: server.database.db, tunnels: hub });
+    app.addHook('onClose', () => hub.close());
     await app.listen({ port: 0, host: '127.0.0.1' });
     url = `ws://127.0.0.1:${(app.server.address() as net.AddressInfo).port}/tunnel`;
     closeApp = () => app.close();
@@ -448,7 +469,9 @@ describe('tunnel liveness (a hub with short timers)', () => {
       { minBackoffMs: 5000 },
     );
     await agent.whenConnected();
-    await hub.close();
+    const close = closeApp;
+    closeApp = async () => {};
+    await close();
     expect(hub.isOnline(gateway.id)).toBe(false);
     expect((await gatewayRow(gateway.id)).status).toBe('OFFLINE');
     expect((await logsOf(gateway.id)).at(-1)).toBe('INFO: Tunnel disconnected: the server is shutting down');

@@ -107,15 +107,21 @@ function executeAction(page: Page, token: string) {
   return officeApi(page, token, 'GET', `/executeAction/${domain}?${query}`);
 }
 
-/** Opens a browser-access session as the administrator and shows its page in a fresh office browser context. */
-async function openPlantPage(): Promise<{ context: BrowserContext; page: Page; grant: Grant }> {
+/**
+ * Opens a browser-access session as the administrator and shows its page in a fresh office browser context. The
+ * session answers on its own host name, `{session}.remote.localhost:8080` (the test server's public origin), which the
+ * office's Chromium resolves to the server's address there (`--host-resolver-rules`).
+ */
+async function openPlantPage(): Promise<{ context: BrowserContext; page: Page; grant: Grant; base: string }> {
   const { context, page } = await officePage();
   const answer = await executeAction(page, tokens.admin);
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   const grant = answer.body as Grant;
-  expect(grant.url).toMatch(new RegExp(`^/remote/${grant.sessionId}/`));
-  await page.goto(`${origin}${grant.url}`);
-  return { context, page, grant };
+  const url = new URL(grant.url ?? '');
+  expect(url.hostname).toBe(`${grant.sessionId}.remote.localhost`);
+  expect(url.pathname).toMatch(new RegExp(`^/remote/${grant.sessionId}/`));
+  await page.goto(url.href);
+  return { context, page, grant, base: `${url.origin}/remote/${grant.sessionId}` };
 }
 
 beforeAll(async () => {
@@ -241,7 +247,11 @@ beforeAll(async () => {
 
   browser = await chromium.launch({
     executablePath: await officeChromium(lab),
-    args: ['--no-sandbox', '--disable-gpu'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      `--host-resolver-rules=MAP *.remote.localhost ${lab.officeServerAddress}:${port}`,
+    ],
   });
 }, 60_000);
 
@@ -269,21 +279,21 @@ describe('remote access between network namespaces', () => {
     await context.close();
 
     const before = await web.requestCount();
-    const { context: session, page, grant } = await openPlantPage();
+    const { context: session, page, base } = await openPlantPage();
     await expect.poll(() => page.locator('#marker').textContent()).toBe(web.marker);
     // The ticket was traded for the session cookie: the address no longer carries it.
     expect(page.url()).not.toContain('edgeport_ticket');
-    expect(page.url()).toContain(`/remote/${grant.sessionId}/`);
+    expect(page.url()).toBe(`${base}/`);
     expect(await web.requestCount()).toBeGreaterThan(before);
 
     // nginx answers /go with an absolute redirect to its own address: the browser stays inside the session.
-    await page.goto(`${origin}/remote/${grant.sessionId}/go`);
+    await page.goto(`${base}/go`);
     await expect.poll(() => page.locator('#landing').textContent()).toBe(web.landingMarker);
-    expect(page.url()).toBe(`${origin}/remote/${grant.sessionId}/landing.html`);
+    expect(page.url()).toBe(`${base}/landing.html`);
 
-    await page.goto(`${origin}/remote/${grant.sessionId}/set-cookie`);
+    await page.goto(`${base}/set-cookie`);
     await expect.poll(() => page.locator('#cookie-set').textContent()).toBe('cookie set');
-    await page.goto(`${origin}/remote/${grant.sessionId}/show-cookie`);
+    await page.goto(`${base}/show-cookie`);
     await expect.poll(() => page.locator('#cookie').textContent()).toContain(`plant_session=${web.marker}`);
     await session.close();
   });
@@ -388,16 +398,19 @@ describe('remote access between network namespaces', () => {
   });
 
   it('a session address without its ticket or cookie shows nothing of the plant', async () => {
-    const { context, grant } = await openPlantPage();
+    const { context, grant, base } = await openPlantPage();
     await context.close();
     const before = await web.requestCount();
     const stranger = await browser.newContext();
     const page = await stranger.newPage();
-    const response = await page.goto(`${origin}/remote/${grant.sessionId}/`);
+    const response = await page.goto(`${base}/`);
     expect(response?.status()).toBeGreaterThanOrEqual(400);
     expect(await page.content()).not.toContain(web.marker);
+    // On the portal's own host name the session does not answer at all.
+    const onPortal = await page.goto(`${origin}/remote/${grant.sessionId}/`);
+    expect(onPortal?.status()).toBe(404);
     // The ticket was good once: the address the administrator opened does not open the session again.
-    const replayed = await page.goto(`${origin}${grant.url}`);
+    const replayed = await page.goto(grant.url ?? '');
     expect(replayed?.status()).toBeGreaterThanOrEqual(400);
     expect(await page.content()).not.toContain(web.marker);
     await stranger.close();

@@ -23,8 +23,6 @@ const OPERATOR: Permission[] = [
   { rsname: 'devices', scopes: ['READ', 'CREATE', 'UPDATE', 'DELETE'] },
 ];
 const READER: Permission[] = [PORTAL_ACCESS, { rsname: 'devices', scopes: ['READ'] }];
-/** The fixture's protocol field is typed `never` (a union built from a mapped array); the server takes 'HTTP'. */
-const HTTP = 'HTTP' as never;
 const MARKER = `plant-hmi-${randomBytes(4).toString('hex')}`;
 
 let hmi: Server | undefined;
@@ -124,7 +122,7 @@ test('a VPN-only organization lands on the VPN devices; the gateways table and t
   request,
   browser,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(150_000);
   const errors = collectConsoleErrors(page);
   const tenant = await seedTenant(request, {
     organizations: [{ key: 'plant', name: 'Remote plant', iotEnabled: false, vpnEnabled: true }],
@@ -248,8 +246,14 @@ test('through a real gateway agent: edge configuration download, online, connect
         name: 'press-gw',
         lanNetwork: lan.lanNetwork,
         profile: { name: 'secure-press', otpRequired: true },
-        endpoints: [{ name: 'hmi', address: lan.address, protocol: HTTP, port: hmiPort }],
-        actions: [{ name: 'HMI web', protocol: HTTP, port: hmiPort, path: '/' }],
+        endpoints: [
+          { name: 'hmi', address: lan.address, protocol: 'HTTP', port: hmiPort },
+          { name: 'plc', address: lan.address, protocol: 'TCP', port: 502 },
+        ],
+        actions: [
+          { name: 'HMI web', protocol: 'HTTP', port: hmiPort, path: '/' },
+          { name: 'Modbus', protocol: 'TCP', port: 502 },
+        ],
       },
       { org: 'plant', name: 'spare-gw', lanNetwork: '10.50.0.0/24' },
     ],
@@ -257,6 +261,8 @@ test('through a real gateway agent: edge configuration download, online, connect
   const seeded = tenant.gateways['press-gw'];
   if (!seeded) throw new Error('the fixture seeded no gateway press-gw');
 
+  // The vpnTcpOption flag offers forwarding any TCP port of an endpoint.
+  await page.addInitScript('localStorage.setItem("edgeport.feature.vpnTcpOption", "true")');
   await signIn(page, tenant, 'operator', '/vpn', totp);
   await expect(gatewayRow(page, 'press-gw')).toContainText('Offline');
   await page.getByRole('button', { name: 'Open gateway press-gw' }).click();
@@ -311,6 +317,24 @@ test('through a real gateway agent: edge configuration download, online, connect
   expect(new URL(popup.url()).pathname).toMatch(/^\/remote\/[0-9a-f-]{36}\//);
   expect(new URL(popup.url()).searchParams.has('edgeport_ticket')).toBe(false);
   await popup.close();
+
+  // A TCP application gives the companion command and its token, once.
+  await drawer.getByRole('button', { name: 'Open Modbus on plc' }).click();
+  const grant = drawer.getByTestId('tcp-grant');
+  await expect(grant.getByTestId('tcp-command')).toContainText('edgeport connect --server');
+  await expect(grant.getByTestId('tcp-command')).toContainText('--local-port');
+  const token = (await grant.getByTestId('tcp-token').textContent()) ?? '';
+  expect(token).toMatch(/^[0-9a-f-]{36}\.[A-Za-z0-9_-]+$/);
+  await grant.getByRole('button', { name: 'Close' }).click();
+  await expect(grant).toBeHidden();
+
+  // Forward a TCP port (vpnTcpOption): any port of an endpoint.
+  await drawer.getByLabel('Endpoint', { exact: true }).click();
+  await page.getByRole('option', { name: /^hmi/ }).click();
+  await drawer.getByRole('textbox', { name: 'Port' }).fill('22');
+  await drawer.getByRole('button', { name: 'Get the command' }).click();
+  await expect(drawer.getByTestId('tcp-grant')).toContainText('Forwarding of hmi port 22');
+  await expect(drawer.getByTestId('tcp-command')).toContainText('edgeport connect');
 
   // Reset the VPN connection: the logs show it and the agent comes back by itself.
   await drawer.getByRole('tab', { name: 'Management' }).click();

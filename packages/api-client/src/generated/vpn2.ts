@@ -3478,6 +3478,7 @@ export interface operations {
                         gateway: string;
                         endpoint: string;
                         port: number;
+                        /** @description BROWSER: the absolute address to open, on the session's own origin {scheme}://{sessionId}.remote.{BASE_DOMAIN}[:port]/remote/{sessionId}/{path}?edgeport_ticket={ticket} (never the portal origin); the ticket is valid 60 s, once, and becomes a host-only cookie. */
                         url?: string;
                         token?: string;
                         command?: string;
@@ -3583,6 +3584,7 @@ export interface operations {
                         gateway: string;
                         endpoint: string;
                         port: number;
+                        /** @description BROWSER: the absolute address to open, on the session's own origin {scheme}://{sessionId}.remote.{BASE_DOMAIN}[:port]/remote/{sessionId}/{path}?edgeport_ticket={ticket} (never the portal origin); the ticket is valid 60 s, once, and becomes a host-only cookie. */
                         url?: string;
                         token?: string;
                         command?: string;
@@ -3692,6 +3694,7 @@ export interface operations {
                         gateway: string;
                         endpoint: string;
                         port: number;
+                        /** @description BROWSER: the absolute address to open, on the session's own origin {scheme}://{sessionId}.remote.{BASE_DOMAIN}[:port]/remote/{sessionId}/{path}?edgeport_ticket={ticket} (never the portal origin); the ticket is valid 60 s, once, and becomes a host-only cookie. */
                         url?: string;
                         token?: string;
                         command?: string;

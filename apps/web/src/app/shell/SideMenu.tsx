@@ -30,6 +30,8 @@ export function SideMenu({
                   key={entry.path}
                   component={RouterNavLink}
                   to={entry.path}
+                  // `/vpn` is not also current on `/vpn/endpoints`, which has its own entry.
+                  end={entries.some((other) => other.path.startsWith(`${entry.path}/`))}
                   label={t(`menu.entries.${entry.id}`)}
                   data-screen={entry.screen}
                 />

@@ -33,32 +33,8 @@ import { FailureAlert } from './FailureAlert.tsx';
 import { GatewayStatusSince } from './GatewayStatus.tsx';
 import { failureLine, vpnFailure } from './messages.ts';
 import { GATEWAYS_KEY } from './query-keys.ts';
-import { looksLikeCidr, parseIpFilter } from './validation.ts';
-
-type Values = { description: string; lanNetwork: string; profileId: string | null; ipFilter: string };
-
-function valuesOf(gateway: GatewayDetail): Values {
-  return {
-    description: gateway.description,
-    lanNetwork: gateway.lanNetwork ?? '',
-    profileId: gateway.profileId,
-    ipFilter: gateway.ipFilter.join('\n'),
-  };
-}
-
-/** What changed in the form, as the PATCH body (only the fields shown). */
-export function changesOf(before: Values, after: Values, withIpFilter: boolean): GatewayChanges {
-  const changes: GatewayChanges = {};
-  if (after.description !== before.description) changes.description = after.description;
-  const lan = after.lanNetwork.trim();
-  if (lan !== before.lanNetwork) changes.lanNetwork = lan === '' ? null : lan;
-  if (after.profileId !== before.profileId) changes.profileId = after.profileId;
-  if (withIpFilter) {
-    const filter = parseIpFilter(after.ipFilter);
-    if (filter.join('\n') !== parseIpFilter(before.ipFilter).join('\n')) changes.ipFilter = filter;
-  }
-  return changes;
-}
+import { changesOf, type SettingsValues as Values, settingsOf as valuesOf } from './settings-form.ts';
+import { looksLikeCidr } from './validation.ts';
 
 /** The gateway's facts; description, LAN, application profile, IP filter (ipFilter flag) and position editable. */
 export function GatewayOverview({ gateway }: { gateway: GatewayDetail }) {
@@ -195,7 +171,7 @@ function EditForm({
       updateGateway(await token(), organization.resourceId, gateway.name, changes),
     onSuccess: async (saved) => {
       notifications.show({ color: 'green', message: t('vpnDevices.edit.saved', { name: saved.name }) });
-      form.reset(valuesOf({ ...saved, clockOffset: gateway.clockOffset }));
+      form.reset(valuesOf(saved));
       await onSaved();
     },
   });

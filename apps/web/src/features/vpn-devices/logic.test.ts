@@ -1,7 +1,11 @@
+import type { TFunction } from 'i18next';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { HttpError } from '../../shared/http/errors.ts';
 import { detectClientOs } from './client-os.ts';
 import { KEEP_ALIVE_GRACE_MS, KEEP_ALIVE_MS, LegacyKeepAlive } from './keep-alive.ts';
+import { failureLine, fromLocalInput, toLocalInput, vpnFailure } from './messages.ts';
 import { serverClockOffset } from './server-clock.ts';
+import { changesOf, settingsOf } from './settings-form.ts';
 import {
   fileNameOf,
   isActivationKey,
@@ -150,5 +154,75 @@ describe('LegacyKeepAlive', () => {
     expect(login).toHaveBeenCalledTimes(3);
     release();
     expect(session.active).toBe(true);
+  });
+});
+
+describe('changesOf', () => {
+  const before = settingsOf({
+    description: 'Press',
+    lanNetwork: '10.0.0.0/24',
+    profileId: null,
+    ipFilter: ['192.168.1.0/24'],
+  });
+
+  it('sends only what changed; an emptied LAN is null', () => {
+    expect(changesOf(before, { ...before }, true)).toEqual({});
+    expect(changesOf(before, { ...before, description: 'Press 2', lanNetwork: ' ' }, true)).toEqual({
+      description: 'Press 2',
+      lanNetwork: null,
+    });
+    expect(changesOf(before, { ...before, profileId: 'p-1', lanNetwork: ' 10.1.0.0/24 ' }, true)).toEqual({
+      profileId: 'p-1',
+      lanNetwork: '10.1.0.0/24',
+    });
+  });
+
+  it('sends the IP filter only when the ipFilter flag shows it, and only when its entries change', () => {
+    const edited = { ...before, ipFilter: '192.168.1.0/24\n10.9.0.0/16' };
+    expect(changesOf(before, edited, false)).toEqual({});
+    expect(changesOf(before, edited, true)).toEqual({ ipFilter: ['192.168.1.0/24', '10.9.0.0/16'] });
+    expect(changesOf(before, { ...before, ipFilter: ' 192.168.1.0/24 \n' }, true)).toEqual({});
+  });
+});
+
+describe('vpnFailure', () => {
+  const t = ((key: string) => key) as unknown as TFunction;
+
+  it('names a wrong one-time password and keeps the server’s words beside it', () => {
+    const error = new HttpError('status', {
+      status: 403,
+      serverMessage: 'otp: the one-time password is not valid',
+    });
+    expect(vpnFailure(t, error)).toEqual({
+      message: 'vpnDevices.errors.otp',
+      detail: 'otp: the one-time password is not valid',
+    });
+    expect(failureLine(vpnFailure(t, error))).toBe(
+      'vpnDevices.errors.otp (otp: the one-time password is not valid)',
+    );
+  });
+
+  it('tells refused input, missing rights, unknown names and an offline tunnel apart', () => {
+    const of = (status: number, serverMessage?: string) =>
+      vpnFailure(t, new HttpError('status', { status, serverMessage }));
+    expect(of(400, 'address: outside the LAN').message).toBe('vpnDevices.errors.invalid');
+    expect(of(403, 'VPN is not enabled for this organization').message).toBe('vpnDevices.errors.vpnOff');
+    expect(of(403).message).toBe('vpnDevices.errors.forbidden');
+    expect(of(404, "gateway 'x' not found")).toEqual({
+      message: 'vpnDevices.errors.gone',
+      detail: "gateway 'x' not found",
+    });
+    expect(of(503).message).toBe('vpnDevices.errors.offline');
+    expect(of(500, 'boom').detail).toBeUndefined();
+  });
+});
+
+describe('datetime-local inputs', () => {
+  it('round-trip an instant to the minute, in local time', () => {
+    const at = new Date(2025, 2, 1, 9, 5).getTime();
+    expect(toLocalInput(at)).toBe('2025-03-01T09:05');
+    expect(fromLocalInput('2025-03-01T09:05')).toBe(at);
+    expect(toLocalInput(undefined)).toBe('');
+    expect(fromLocalInput('')).toBeUndefined();
   });
 });

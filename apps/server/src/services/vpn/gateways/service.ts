@@ -17,6 +17,8 @@ import type { GatewayTunnels } from '../../../tunnel/hub.ts';
 import { recordAudit } from '../../audit/service.ts';
 import type { OrganizationRow } from '../../core/organizations/store.ts';
 import { normalizeActivationKey } from '../../license/keys.ts';
+import { endGatewaySessions } from '../sessions/lifecycle.ts';
+import { liveSessionsOf } from '../sessions/live.ts';
 import { callerName, requireGateway, vpnOrganization } from './access.ts';
 import { gatewayLogLines, logGateway } from './logs.ts';
 import { endpointsOfGateway, type GatewayRow } from './lookup.ts';
@@ -351,10 +353,17 @@ export async function resetConnection(
   const gateway = await requireGateway(db, org.id, name);
   const who = callerName(principal);
   const reset = tunnels.disconnect(gateway.id, `reset by ${who}`);
+  // The streams broke with the tunnel: end the sessions now (audit, VPN minutes), not at the sweeper's next round.
+  const sessionsEnded = await endGatewaySessions(
+    db,
+    liveSessionsOf(tunnels, db),
+    gateway.id,
+    'gateway reset',
+  );
   await logGateway(db, gateway, `VPN connection reset by ${who}`, {
     level: 'WARN',
-    detail: { tunnelDropped: reset },
+    detail: { tunnelDropped: reset, sessionsEnded },
   });
-  await audit(db, principal, org, gateway, 'reset', { tunnelDropped: reset });
+  await audit(db, principal, org, gateway, 'reset', { tunnelDropped: reset, sessionsEnded });
   return { gateway: gateway.name, reset };
 }

@@ -1,8 +1,8 @@
-import type { vpn } from '@edgeport/contract';
+import { vpn } from '@edgeport/contract';
 import { clientAllowed } from '@edgeport/tunnel-protocol';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Static } from 'typebox';
-import { baseOrigin, type Config } from '../../../config.ts';
+import { baseOrigin, type Config, remoteOrigin } from '../../../config.ts';
 import type { Db } from '../../../db/index.ts';
 import { users, vpnSessions } from '../../../db/schema.ts';
 import { conflict, forbidden, notFound } from '../../../http/errors.ts';
@@ -395,7 +395,8 @@ async function openSession(
   };
   if (ticket) {
     const path = target.path.replace(/^\/+/, '');
-    grant.url = `/remote/${session.id}/${path}${path.includes('?') ? '&' : '?'}edgeport_ticket=${ticket}`;
+    // The session's own origin: the machine's page never runs in the portal's origin (see remoteOrigin).
+    grant.url = `${remoteOrigin(config, session.id)}/remote/${session.id}/${path}${path.includes('?') ? '&' : '?'}${vpn.REMOTE_TICKET_PARAMETER}=${ticket}`;
   } else {
     const token = sessionToken(session.id, secret);
     grant.token = token;

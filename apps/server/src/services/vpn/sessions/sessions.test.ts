@@ -424,8 +424,10 @@ describe('executeAction and credentials', () => {
     expect(browser.statusCode).toBe(200);
     const grant = browser.json();
     expect(grant).toMatchObject({ kind: 'BROWSER', gateway: 'press', endpoint: 'web', port: plant.httpPort });
-    expect(grant.url).toMatch(
-      new RegExp(`^/remote/${grant.sessionId}/login\\?edgeport_ticket=[A-Za-z0-9_-]{43}$`),
+    expect(grant.url, "absolute, on the session's own origin").toMatch(
+      new RegExp(
+        `^http://${grant.sessionId}\\.remote\\.localhost:8080/remote/${grant.sessionId}/login\\?edgeport_ticket=[A-Za-z0-9_-]{43}$`,
+      ),
     );
     expect(grant.token).toBeUndefined();
     const [row] = await server.database.db
@@ -645,6 +647,54 @@ describe('the end of a session', () => {
       .from(vpnConnections)
       .where(and(eq(vpnConnections.gatewayId, press.row.id), eq(vpnConnections.userId, tenants.adminA.id)));
     expect(open.every((row) => row.endedAt !== null)).toBe(true);
+  });
+});
+
+describe('a gateway reset', () => {
+  it("ends the gateway's open sessions (end time, reason, audit) and only those", async () => {
+    const org = tenants.orgA.id;
+    const { db } = server.database;
+    const browser = (
+      await call('GET', execute(org, 'gatewayName=press&endpointName=web&actionName=default'), token.admin)
+    ).json();
+    const tcp = (
+      await call('GET', execute(org, 'gatewayName=press&endpointName=echo&actionName=default'), token.admin)
+    ).json();
+    const elsewhere = (
+      await call('GET', execute(org, 'gatewayName=bare&endpointName=echo&actionName=default'), token.admin)
+    ).json();
+    const reset = await call(
+      'GET',
+      `/svc/vpn2/api/v1/gateways/press/${tenants.orgA.resourceId}/resetVpnConnection`,
+      token.admin,
+    );
+    expect(reset.statusCode, reset.body).toBe(200);
+    expect(reset.json()).toEqual({ gateway: 'press', reset: true });
+    for (const id of [browser.sessionId, tcp.sessionId]) {
+      const [row] = await db.select().from(vpnSessions).where(eq(vpnSessions.id, id));
+      expect(row?.endedAt, id).toBeInstanceOf(Date);
+      expect(row?.endReason).toBe('gateway reset');
+      const ended = await db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.action, 'vpn.session.end'), eq(auditLog.resourceId, id)));
+      expect(ended[0]?.detail).toMatchObject({ gateway: 'press', reason: 'gateway reset' });
+    }
+    const [untouched] = await db.select().from(vpnSessions).where(eq(vpnSessions.id, elsewhere.sessionId));
+    expect(untouched?.endedAt, "another gateway's session stays open").toBeNull();
+    const [audited] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'gateways.reset'), eq(auditLog.resourceId, press.row.id)));
+    expect(audited?.detail).toMatchObject({ tunnelDropped: true });
+    expect((audited?.detail as { sessionsEnded?: number } | undefined)?.sessionsEnded).toBeGreaterThanOrEqual(
+      2,
+    );
+    // The agent reconnects by itself; later tests use the gateway.
+    const deadline = Date.now() + 10_000;
+    while (!server.app.tunnels.isOnline(press.row.id) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(server.app.tunnels.isOnline(press.row.id)).toBe(true);
   });
 });
 
