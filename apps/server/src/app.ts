@@ -44,6 +44,7 @@ import { triggerManagerService } from './services/triggermanager/routes.ts';
 import { legacyVpnService } from './services/vpn/legacy/routes.ts';
 import { vpn2Service } from './services/vpn/routes.ts';
 import { testFixtureRoutes } from './testing/fixtures-route.ts';
+import { sessionHostsServeOnlyRemote } from './tunnel/browser-access.ts';
 import { remoteAccessRoutes } from './tunnel/remote-access-routes.ts';
 import { tunnelRoutes } from './tunnel/routes.ts';
 import { TunnelHub } from './tunnel/tunnel-hub.ts';
@@ -117,6 +118,7 @@ export async function buildApp({
 
   app.setErrorHandler(answerError);
   app.addHook('preValidation', refuseNulCharacters);
+  app.addHook('onRequest', sessionHostsServeOnlyRemote(config));
   await app.register(cookie);
   await app.register(helmet, {
     contentSecurityPolicy: {

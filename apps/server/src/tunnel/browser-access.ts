@@ -67,6 +67,24 @@ export function onSessionHost(config: Config, sessionId: string, host: string | 
   return name === new URL(remoteOrigin(config, sessionId)).hostname;
 }
 
+/** A session host, `{uuid}.remote.{BASE_DOMAIN}`, whatever session it names. */
+function isSessionHost(config: Config, host: string | undefined): boolean {
+  const name = host?.replace(/:\d*$/, '').toLowerCase() ?? '';
+  const suffix = `.remote.${config.baseDomain.toLowerCase()}`;
+  return name.endsWith(suffix) && UUID.test(name.slice(0, -suffix.length));
+}
+
+/**
+ * An `onRequest` hook for the whole server: a session host serves its session's `/remote/...` and nothing else, so
+ * the portal, its services and the identity server are never reachable on a host a machine's page controls.
+ */
+export function sessionHostsServeOnlyRemote(config: Config) {
+  return async (request: FastifyRequest) => {
+    if (isSessionHost(config, request.headers.host) && !request.url.startsWith('/remote/'))
+      throw new HttpError(404, 'remote access: only /remote/ is served on a session host');
+  };
+}
+
 /** The headers the machine gets: the browser's, minus the session's cookie and any bearer token, for its own host. */
 function upstreamHeaders(request: FastifyRequest, access: UsableSession, html: boolean): OutgoingHttpHeaders {
   const target = targetOf(access);

@@ -428,6 +428,26 @@ describe("a session's own origin", () => {
     expect(page.status, 'at its own host the session works').toBe(200);
     expect(plant.seen.length).toBe(seenBefore + 1);
   });
+
+  it('serves nothing but /remote/ on a session host: not the portal, its services or the identity server', async () => {
+    const grant = await openApp('web');
+    const sessionOrigin = remoteOrigin(server.config, grant.sessionId);
+    for (const target of [
+      '/',
+      '/index.html',
+      '/svc/core/docs/json',
+      '/auth/realms/acme/.well-known/openid-configuration',
+    ]) {
+      const answer = await browse(`${sessionOrigin}${target}`);
+      expect(answer.status, target).toBe(404);
+      expect(((await answer.json()) as { message: string }).message).toBe(
+        'remote access: only /remote/ is served on a session host',
+      );
+    }
+    expect((await browse(`${origin}/svc/core/docs/json`)).status, 'the portal host still serves it').toBe(
+      200,
+    );
+  });
 });
 
 describe('TCP forwarding', () => {
