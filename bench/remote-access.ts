@@ -2,7 +2,8 @@
  * Remote-access benchmark (issue 9), in one run on this machine, every program in its own process as deployed: the
  * real server (`node apps/server/src/main.ts`, PGlite files), the gateway agent (`apps/gateway-agent/src/cli.ts`,
  * started with the edge configuration file the API issues) and the companion CLI (`apps/companion/src/cli.ts
- * connect`). The plant's "machine" is this process listening on the test LAN address (10.213.0.1 on loopback):
+ * connect`). The plant's "machine" (bench/remote-access-machine.ts) is one more process, listening on the test LAN
+ * address (10.213.0.1 on loopback); this process is the office's client:
  *  1. TCP throughput, upload (office → plant) and download (plant → office): a direct connection to the machine next
  *     to the same transfer through companion → server → agent (target: at least half of direct);
  *  2. added latency: 1-byte request/response round trips on an open connection, direct and through the tunnel
@@ -126,22 +127,22 @@ function readExactly(socket: Socket, length: number): Promise<Buffer> {
   });
 }
 
-/** MB/s of an upload of TRANSFER_BYTES: from connecting until the machine confirms it got every byte. */
-async function upload(host: string, port: number): Promise<number> {
+/** MB/s of an upload of `bytes`: from connecting until the machine confirms it got every byte. */
+async function upload(host: string, port: number, bytes = TRANSFER_BYTES): Promise<number> {
   const started = performance.now();
   const socket = await open(host, port);
   const head = Buffer.alloc(9);
   head.write('U');
-  head.writeBigUInt64BE(BigInt(TRANSFER_BYTES), 1);
+  head.writeBigUInt64BE(BigInt(bytes), 1);
   socket.write(head);
   const answer = readExactly(socket, 8);
-  await sendBytes(socket, TRANSFER_BYTES);
+  await sendBytes(socket, bytes);
   const count = await answer;
   const seconds = (performance.now() - started) / 1000;
   socket.destroy();
   const received = Number(count.readBigUInt64BE());
-  if (received !== TRANSFER_BYTES) throw new Error(`the machine got ${received} of ${TRANSFER_BYTES} bytes`);
-  return TRANSFER_BYTES / MB / seconds;
+  if (received !== bytes) throw new Error(`the machine got ${received} of ${bytes} bytes`);
+  return bytes / MB / seconds;
 }
 
 /** MB/s of a download of TRANSFER_BYTES: from connecting until the last byte arrived and the machine ended. */
@@ -481,14 +482,15 @@ async function main() {
       upload: { direct: [] as number[], tunnel: [] as number[] },
       download: { direct: [] as number[], tunnel: [] as number[] },
     };
-    const cpu = { server: 0, agent: 0, companion: 0, self: 0, machine: 0, seconds: 0 };
+    const cpu = { server: 0, agent: 0, companion: 0, plant: 0, self: 0, machine: 0, seconds: 0 };
     const pids = {
       server: server.child.pid ?? 0,
       agent: agent.child.pid ?? 0,
       companion: companion.child.pid ?? 0,
+      plant: machine.child.pid ?? 0,
     };
     log(`throughput: ${RUNS} runs of ${args.mb} MB each way, direct and through the tunnel`);
-    await upload(tunnel.host, tunnel.port); // warm-up (JIT, first stream)
+    await upload(tunnel.host, tunnel.port, 32 * MB); // warm-up (JIT, first stream)
     for (let run = 0; run < RUNS; run++) {
       for (const direction of ['upload', 'download'] as const) {
         const transfer = direction === 'upload' ? upload : download;
@@ -497,6 +499,7 @@ async function main() {
           server: readCpuSeconds(pids.server),
           agent: readCpuSeconds(pids.agent),
           companion: readCpuSeconds(pids.companion),
+          plant: readCpuSeconds(pids.plant),
           self: process.cpuUsage(),
           machine: readMachineBusySeconds(),
           at: performance.now(),
@@ -505,6 +508,7 @@ async function main() {
         cpu.server += readCpuSeconds(pids.server) - before.server;
         cpu.agent += readCpuSeconds(pids.agent) - before.agent;
         cpu.companion += readCpuSeconds(pids.companion) - before.companion;
+        cpu.plant += readCpuSeconds(pids.plant) - before.plant;
         const self = process.cpuUsage(before.self);
         cpu.self += (self.user + self.system) / 1e6;
         cpu.machine += readMachineBusySeconds() - before.machine;
@@ -568,7 +572,15 @@ async function main() {
 
 type Results = {
   throughput: Record<'upload' | 'download', { direct: number[]; tunnel: number[] }>;
-  cpu: { server: number; agent: number; companion: number; self: number; machine: number; seconds: number };
+  cpu: {
+    server: number;
+    agent: number;
+    companion: number;
+    plant: number;
+    self: number;
+    machine: number;
+    seconds: number;
+  };
   rtt: { direct: number[]; tunnel: number[] };
   connects: { direct: number[]; tunnel: number[] };
   openTimes: number[];
@@ -592,6 +604,8 @@ function report(results: Results): string {
   }
   const tunnelSeconds = results.cpu.seconds;
   const share = (seconds: number) => `${round((seconds / tunnelSeconds) * 100)} %`;
+  const { server, agent, companion, plant, self } = results.cpu;
+  const ours = server + agent + companion + plant + self;
   const latency = (name: string, values: number[]) =>
     `| ${name} | ${ms(percentile(values, 50))} | ${ms(percentile(values, 95))} | ${ms(percentile(values, 99))} |`;
   const added = percentile(results.rtt.tunnel, 95) - percentile(results.rtt.direct, 95);
@@ -602,8 +616,8 @@ function report(results: Results): string {
     `Run ${new Date().toISOString().slice(0, 10)} on ${cpu.length} vCPUs (${cpu[0]?.model ?? 'unknown CPU'}), ${round(os.totalmem() / 1024 ** 3)} GiB, Linux ${os.release()}, Node ${process.version}.`,
     'Every program in its own process, as deployed: the server (`node apps/server/src/main.ts`, PGlite), the gateway',
     'agent (`apps/gateway-agent/src/cli.ts` with the edge configuration file the API issued) and the companion CLI',
-    '(`apps/companion/src/cli.ts connect`); the plant machine is the benchmark process on the test LAN address',
-    '(10.213.0.1 on loopback). "Direct" connects to the machine; "tunnel" connects to the companion\'s local port:',
+    '(`apps/companion/src/cli.ts connect`); the plant machine is one more process on the test LAN address (10.213.0.1',
+    'on loopback), the benchmark is the client. "Direct" connects to the machine; "tunnel" to the companion\'s local port:',
     'companion → WebSocket → server → agent WebSocket → agent → machine. The machine is shared with other work: direct',
     'and tunnel runs alternate. Command: `node bench/remote-access.ts` (part of `npm run bench`).',
     '',
@@ -614,8 +628,9 @@ function report(results: Results): string {
     ...rows,
     '',
     `CPU during the tunnel transfers (${round(tunnelSeconds, 1)} s): server ${share(results.cpu.server)}, agent ${share(results.cpu.agent)},`,
-    `companion ${share(results.cpu.companion)}, benchmark (client and machine) ${share(results.cpu.self)} of one core; the whole`,
-    `machine ${share(results.cpu.machine)} (of ${cpu.length * 100} %).`,
+    `companion ${share(results.cpu.companion)}, plant machine ${share(results.cpu.plant)}, benchmark client ${share(results.cpu.self)} of one core; the whole`,
+    `machine ${share(results.cpu.machine)} (of ${cpu.length * 100} %), of which other programs ${share(results.cpu.machine - ours)}: the tunnel's`,
+    'processes compete for the cores with them (a busy machine lowers the tunnel figures more than the direct ones).',
     '',
     `### Added latency (${ROUND_TRIPS} round trips of 1 byte on an open connection; ${CONNECTS} new connections)`,
     '',

@@ -105,7 +105,8 @@ export async function startForwarder(options: ForwarderOptions): Promise<Forward
   const sockets = new Set<net.Socket>();
   const webSockets = new Set<WebSocket>();
 
-  const server = net.createServer((local) => {
+  // Half-open: a client that stops sending still reads the answer (see relay).
+  const server = net.createServer({ allowHalfOpen: true }, (local) => {
     sockets.add(local);
     local.on('close', () => sockets.delete(local));
     local.on('error', () => {});
@@ -114,6 +115,8 @@ export async function startForwarder(options: ForwarderOptions): Promise<Forward
     const remote = new WebSocket(url, {
       headers: { authorization: `Session ${token}` },
       perMessageDeflate: false,
+      // An all-zero mask: neither end spends a pass over every byte (masking protects browsers' proxies, not us).
+      generateMask: (mask: Buffer) => mask.fill(0),
       handshakeTimeout: 15_000,
     });
     webSockets.add(remote);

@@ -29,18 +29,28 @@ function closeReason(text: string): string {
         .replace(/\uFFFD$/, '');
 }
 
+/** The text message that says "no more bytes from my side" (TCP half-close); bytes always travel as binary messages. */
+export const END_OF_STREAM = 'end';
+
 /**
  * Carries raw bytes between a WebSocket (binary messages) and a byte stream, both ways, with backpressure: a slow
- * reader pauses the other side instead of filling memory. Either side ending or failing closes the other. Resolves
- * once both are closed.
+ * reader pauses the other side instead of filling memory. Half-close passes through: the stream's end is sent as the
+ * text message `end` and ends the other side's writing only, so a client that shuts down its sending still gets the
+ * answer. The WebSocket closes once both directions have ended, or when either side fails. Resolves once both are
+ * closed.
  */
 export function relay(socket: WebSocket, stream: Duplex, counters: RelayCounters = {}): Promise<void> {
   return new Promise((resolve) => {
     let streamClosed = false;
     let socketClosed = false;
     let paused = false;
+    let sentEnd = false;
+    let receivedEnd = false;
     const settle = () => {
       if (streamClosed && socketClosed) resolve();
+    };
+    const closeWhenBothEnded = () => {
+      if (sentEnd && receivedEnd && socket.readyState === socket.OPEN) socket.close(1000, 'end');
     };
 
     const resumeWhenDrained = () => {
@@ -59,7 +69,9 @@ export function relay(socket: WebSocket, stream: Duplex, counters: RelayCounters
       }
     });
     stream.on('end', () => {
-      if (socket.readyState === socket.OPEN) socket.close(1000, 'end');
+      if (socket.readyState !== socket.OPEN) return;
+      sentEnd = true;
+      socket.send(END_OF_STREAM, { binary: false }, closeWhenBothEnded);
     });
     stream.on('error', (error: Error) => {
       if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING)
@@ -71,7 +83,13 @@ export function relay(socket: WebSocket, stream: Duplex, counters: RelayCounters
       settle();
     });
 
-    socket.on('message', (data: RawData) => {
+    socket.on('message', (data: RawData, isBinary: boolean) => {
+      if (!isBinary) {
+        receivedEnd = true;
+        if (stream.writable) stream.end();
+        closeWhenBothEnded();
+        return;
+      }
       const chunk = bufferOf(data);
       if (!stream.writable) return;
       counters.toStream?.(chunk.length);

@@ -475,6 +475,22 @@ describe('TCP forwarding', () => {
     expect(lines.some((line) => line.includes(`opened to ${plant.address}:${plant.echoPort}`))).toBe(true);
   });
 
+  it('passes a half-close: a client that stops sending still gets the whole answer', async () => {
+    const grant = await requestTcp(plant.echoPort);
+    const forwarder = await startForwarder({ server: origin, token: grant.token, localPort: 0 });
+    try {
+      const payload = randomBytes(256 * 1024);
+      const client = net.connect({ host: '127.0.0.1', port: forwarder.port, allowHalfOpen: true });
+      await once(client, 'connect');
+      client.end(payload);
+      const chunks: Buffer[] = [];
+      for await (const chunk of client) chunks.push(chunk as Buffer);
+      expect(Buffer.concat(chunks).equals(payload), 'the echo after our FIN').toBe(true);
+    } finally {
+      await forwarder.close();
+    }
+  });
+
   it('refuses a wrong or ended token with a clear reason, and an unreachable port at connect time', async () => {
     const grant = await requestTcp(plant.echoPort);
     const forged = `${grant.sessionId}.${'A'.repeat(43)}`;

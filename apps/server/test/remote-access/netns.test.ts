@@ -7,9 +7,9 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from '@playwright/test';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { roles, userRoles, users } from '../../src/db/schema.ts';
+import { auditLog, roles, userRoles, users, vpnSessions } from '../../src/db/schema.ts';
 import { newTotpSecret, totpFor } from '../../src/identity/accounts.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { freePort } from '../support/server-process.ts';
@@ -49,6 +49,10 @@ let origin: string;
 let domain: string;
 let agent: LabProcess;
 let browser: Browser;
+/** The browser session of the first page test, which the gateway reset later ends. */
+let firstBrowserSession = '';
+/** The companion's session of the ssh test, which the gateway reset later ends too. */
+let tcpSession = '';
 const tokens: Record<'admin' | 'outsider' | 'guesser', string> = { admin: '', outsider: '', guesser: '' };
 const totpSecrets: Record<'admin' | 'guesser', string> = { admin: '', guesser: '' };
 
@@ -279,7 +283,8 @@ describe('remote access between network namespaces', () => {
     await context.close();
 
     const before = await web.requestCount();
-    const { context: session, page, base } = await openPlantPage();
+    const { context: session, page, base, grant } = await openPlantPage();
+    firstBrowserSession = grant.sessionId;
     await expect.poll(() => page.locator('#marker').textContent()).toBe(web.marker);
     // The ticket was traded for the session cookie: the address no longer carries it.
     expect(page.url()).not.toContain('edgeport_ticket');
@@ -346,6 +351,7 @@ describe('remote access between network namespaces', () => {
     } finally {
       await companion.stop();
     }
+    tcpSession = grant.sessionId;
   });
 
   it("a user whose device role does not reach the gateway's device gets 403 and nothing reaches nginx", async () => {
@@ -427,6 +433,21 @@ describe('remote access between network namespaces', () => {
     expect(reset.statusCode, reset.body).toBe(200);
     expect(reset.json()).toMatchObject({ reset: true });
     await agent.waitFor(CONNECTED, 15_000, connectedBefore + 1);
+    // The reset ended the sessions through the gateway, each audited with who, where from and how much.
+    await expect
+      .poll(async () => {
+        const [ended] = await server.database.db
+          .select({ detail: auditLog.detail, actor: auditLog.actorEmail })
+          .from(auditLog)
+          .where(and(eq(auditLog.action, 'vpn.session.end'), eq(auditLog.resourceId, firstBrowserSession)));
+        return ended && { actor: ended.actor, clientIp: ended.detail.clientIp };
+      })
+      .toEqual({ actor: 'admin@netns.test', clientIp: lab.officeAddress });
+    const [ssh] = await server.database.db.select().from(vpnSessions).where(eq(vpnSessions.id, tcpSession));
+    expect(ssh?.endedAt).not.toBeNull();
+    expect(ssh?.clientIp).toBe(lab.officeAddress);
+    expect(ssh?.bytesIn).toBeGreaterThan(0);
+    expect(ssh?.bytesOut).toBeGreaterThan(0);
     const { context, page } = await openPlantPage();
     await expect.poll(() => page.locator('#marker').textContent()).toBe(web.marker);
     await context.close();
