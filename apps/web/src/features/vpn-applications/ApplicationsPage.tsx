@@ -19,6 +19,7 @@ import {
   VPN_PROFILES_KEY,
 } from './api.ts';
 import { clientOsList, isWebProtocol, OS_LABELS } from './application-form.ts';
+import { ListEmpty } from './ListEmpty.tsx';
 import { localPage } from './local-page.ts';
 import { vpnAppsFailure } from './messages.ts';
 import { ShortcutsSection } from './ShortcutsSection.tsx';
@@ -236,18 +237,12 @@ export default function ApplicationsPage() {
           )
         }
         empty={
-          <Stack gap={4} align="center">
-            <Text fw={500}>
-              {request.search ? t('vpnApplications.empty.noMatch') : t('vpnApplications.empty.title')}
-            </Text>
-            <Text size="sm" c="dimmed">
-              {request.search
-                ? t('vpnApplications.empty.noMatchHint')
-                : canCreate
-                  ? t('vpnApplications.empty.createHint')
-                  : t('vpnApplications.empty.askHint')}
-            </Text>
-          </Stack>
+          <ListEmpty
+            searching={Boolean(request.search)}
+            title={t('vpnApplications.empty.title')}
+            createHint={t('vpnApplications.empty.createHint')}
+            canCreate={canCreate}
+          />
         }
       />
       <Divider />

@@ -11,6 +11,7 @@ import { GATEWAYS_KEY } from '../vpn-devices/query-keys.ts';
 import { VpnTabs } from '../vpn-devices/VpnTabs.tsx';
 import { domainOf } from '../vpn-endpoints/api.ts';
 import { deleteProfile, fetchProfiles, type Profile, VPN_APPLICATIONS_KEY, VPN_PROFILES_KEY } from './api.ts';
+import { ListEmpty } from './ListEmpty.tsx';
 import { localPage } from './local-page.ts';
 import { profileDeleteFailure } from './messages.ts';
 import { ProfileFormModal } from './ProfileFormModal.tsx';
@@ -191,18 +192,12 @@ export default function ProfilesPage() {
           )
         }
         empty={
-          <Stack gap={4} align="center">
-            <Text fw={500}>
-              {request.search ? t('vpnApplications.empty.noMatch') : t('vpnApplications.profiles.empty')}
-            </Text>
-            <Text size="sm" c="dimmed">
-              {request.search
-                ? t('vpnApplications.empty.noMatchHint')
-                : canCreate
-                  ? t('vpnApplications.profiles.emptyCreateHint')
-                  : t('vpnApplications.empty.askHint')}
-            </Text>
-          </Stack>
+          <ListEmpty
+            searching={Boolean(request.search)}
+            title={t('vpnApplications.profiles.empty')}
+            createHint={t('vpnApplications.profiles.emptyCreateHint')}
+            canCreate={canCreate}
+          />
         }
       />
       <ProfileFormModal profile={editing} onClose={() => setEditing(null)} />
