@@ -10,9 +10,9 @@ describe('the companion CLI', () => {
     expect(() => sessionIdOf(`${id}.short`)).toThrow('the token is not an Edgeport session token');
   });
 
-  it('connects with wss to an https portal and ws to plain http', () => {
-    expect(tunnelUrl('https://portal.example.com', id)).toBe(`wss://portal.example.com/tunnel/tcp/${id}`);
-    expect(tunnelUrl('http://127.0.0.1:8080/', id)).toBe(`ws://127.0.0.1:8080/tunnel/tcp/${id}`);
+  it('connects with https to an https portal and http to plain http', () => {
+    expect(tunnelUrl('https://portal.example.com', id)).toBe(`https://portal.example.com/tunnel/tcp/${id}`);
+    expect(tunnelUrl('http://127.0.0.1:8080/', id)).toBe(`http://127.0.0.1:8080/tunnel/tcp/${id}`);
     expect(() => tunnelUrl('ftp://portal.example.com', id)).toThrow(
       '--server must start with https:// or http://',
     );

@@ -1,7 +1,8 @@
+import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
-import WebSocket from 'ws';
-import { relay } from './relay.ts';
+import { joinStreams, TCP_UPGRADE } from '@edgeport/tunnel-protocol';
 
 export type ForwarderOptions = {
   /** The portal's origin, e.g. https://portal.example.com. */
@@ -44,7 +45,7 @@ export function sessionIdOf(token: string): string {
   return id;
 }
 
-/** Where the session's WebSocket is: ws(s)://{server}/tunnel/tcp/{session}. */
+/** Where the session's connections go: http(s)://{server}/tunnel/tcp/{session}. */
 export function tunnelUrl(server: string, sessionId: string): string {
   let url: URL;
   try {
@@ -52,9 +53,8 @@ export function tunnelUrl(server: string, sessionId: string): string {
   } catch {
     throw new ForwarderError(`--server must be the portal's address, like https://portal.example.com`);
   }
-  if (url.protocol === 'https:') url.protocol = 'wss:';
-  else if (url.protocol === 'http:') url.protocol = 'ws:';
-  else throw new ForwarderError(`--server must start with https:// or http://, got ${server}`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new ForwarderError(`--server must start with https:// or http://, got ${server}`);
   return url.toString();
 }
 
@@ -78,7 +78,7 @@ function refusal(status: number, body: string): string {
 /** Asks the server whether the token opens its session; throws a ForwarderError saying why not. */
 export async function checkSession(server: string, token: string): Promise<SessionCheck> {
   const sessionId = sessionIdOf(token);
-  const url = tunnelUrl(server, sessionId).replace(/^ws/, 'http');
+  const url = tunnelUrl(server, sessionId);
   let response: Response;
   try {
     response = await fetch(url, { headers: { authorization: `Session ${token.trim()}` } });
@@ -91,9 +91,9 @@ export async function checkSession(server: string, token: string): Promise<Sessi
 }
 
 /**
- * Listens on a local TCP port and forwards every accepted connection over its own WebSocket to the server, which
- * carries it through the gateway's tunnel to the machine. Checks the token first (throws a ForwarderError when the
- * server refuses it).
+ * Listens on a local TCP port and forwards every accepted connection over a connection of its own to the server: an
+ * HTTP upgrade (`Upgrade: edgeport-tcp`) after which the server pipes raw bytes through the gateway to the machine.
+ * Checks the token first (throws a ForwarderError when the server refuses it).
  */
 export async function startForwarder(options: ForwarderOptions): Promise<Forwarder> {
   const log = options.log ?? (() => {});
@@ -101,27 +101,44 @@ export async function startForwarder(options: ForwarderOptions): Promise<Forward
   const check = await checkSession(options.server, token);
   if (!check.online)
     log(`warning: gateway ${check.gateway} is offline; connections fail until its agent is back`);
-  const url = tunnelUrl(options.server, check.sessionId);
+  const url = new URL(tunnelUrl(options.server, check.sessionId));
+  const client = url.protocol === 'https:' ? https : http;
   const sockets = new Set<net.Socket>();
-  const webSockets = new Set<WebSocket>();
 
-  // Half-open: a client that stops sending still reads the answer (see relay).
-  const server = net.createServer({ allowHalfOpen: true }, (local) => {
+  // Half-open: a client that stops sending still reads the answer.
+  const server = net.createServer({ allowHalfOpen: true, noDelay: true }, (local) => {
     sockets.add(local);
     local.on('close', () => sockets.delete(local));
     local.on('error', () => {});
     local.pause();
     const from = `${local.remoteAddress}:${local.remotePort}`;
-    const remote = new WebSocket(url, {
-      headers: { authorization: `Session ${token}` },
-      perMessageDeflate: false,
-      // An all-zero mask: neither end spends a pass over every byte (masking protects browsers' proxies, not us).
-      generateMask: (mask: Buffer) => mask.fill(0),
-      handshakeTimeout: 15_000,
+    let upgraded = false;
+    const request = client.request(url, {
+      method: 'GET',
+      agent: false,
+      timeout: 15_000,
+      headers: { connection: 'Upgrade', upgrade: TCP_UPGRADE, authorization: `Session ${token}` },
     });
-    webSockets.add(remote);
-    remote.on('close', () => webSockets.delete(remote));
-    remote.on('unexpected-response', (request, response) => {
+    request.on('upgrade', (_response, remote: net.Socket, head: Buffer) => {
+      upgraded = true;
+      if (local.destroyed) {
+        remote.destroy();
+        return;
+      }
+      sockets.add(remote);
+      remote.on('close', () => sockets.delete(remote));
+      // Half-open, like the local socket: the server's end of data must not end our sending.
+      remote.allowHalfOpen = true;
+      remote.setNoDelay(true);
+      remote.setTimeout(0);
+      if (head.length > 0) remote.unshift(head);
+      log(`connection from ${from} opened to ${check.target}`);
+      joinStreams(local, remote, () =>
+        log(`connection from ${from} closed (${local.bytesRead} bytes sent, ${local.bytesWritten} received)`),
+      );
+      local.resume();
+    });
+    request.on('response', (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => {
@@ -129,24 +146,17 @@ export async function startForwarder(options: ForwarderOptions): Promise<Forward
           `connection from ${from} refused: ${refusal(response.statusCode ?? 0, Buffer.concat(chunks).toString())}`,
         );
         local.destroy();
-        request.destroy();
-        webSockets.delete(remote);
       });
     });
-    remote.on('error', (error) => {
+    request.on('timeout', () => request.destroy(new Error('the server did not answer in time')));
+    request.on('error', (error) => {
       log(`connection from ${from} failed: ${error.message}`);
       local.destroy();
     });
-    remote.on('open', () => {
-      log(`connection from ${from} opened to ${check.target}`);
-      let sent = 0;
-      let received = 0;
-      void relay(remote, local, {
-        toStream: (bytes) => (received += bytes),
-        fromStream: (bytes) => (sent += bytes),
-      }).then(() => log(`connection from ${from} closed (${sent} bytes sent, ${received} received)`));
-      local.resume();
+    local.once('close', () => {
+      if (!upgraded) request.destroy();
     });
+    request.end();
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -161,7 +171,6 @@ export async function startForwarder(options: ForwarderOptions): Promise<Forward
     port: (server.address() as AddressInfo).port,
     close: () =>
       new Promise<void>((resolve) => {
-        for (const socket of webSockets) socket.terminate();
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),

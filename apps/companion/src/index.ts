@@ -8,4 +8,3 @@ export {
   startForwarder,
   tunnelUrl,
 } from './forwarder.ts';
-export { type RelayCounters, relay } from './relay.ts';

@@ -1,14 +1,18 @@
 /**
  * The gateway agent: connects out to the server's `/tunnel` WebSocket with the gateway's credentials, reports its
  * LAN and endpoints, keeps the link alive and reconnects with backoff, and opens the TCP connections the server asks
- * for — only to addresses inside its LAN.
+ * for — only to addresses inside its LAN: as streams of the multiplexed tunnel (browser access), or as raw data
+ * connections of their own (`connect`: the companion CLI's TCP forwarding).
  */
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
 import net from 'node:net';
 import type { vpn } from '@edgeport/contract';
 import {
   type AgentEndpoint,
   CloseCode,
+  type ConnectMessage,
   type ControlMessage,
   endpointAddressProblem,
   joinStreams,
@@ -16,6 +20,7 @@ import {
   Multiplexer,
   type OpenRequest,
   parseLanNetwork,
+  STREAM_UPGRADE,
   webSocketTransport,
 } from '@edgeport/tunnel-protocol';
 import WebSocket from 'ws';
@@ -67,6 +72,15 @@ function describeSocketError(error: NodeJS.ErrnoException): string {
   };
   const text = (error.code && known[error.code]) ?? error.message;
   return error.code ? `${text} (${error.code})` : text;
+}
+
+/** Where the agent opens the data connection `id`: next to the tunnel's URL, over HTTP(S) (`/tunnel/stream/{id}`). */
+export function dataConnectionUrl(tunnelUrl: string, id: string): URL {
+  const url = new URL(tunnelUrl);
+  url.protocol = url.protocol === 'wss:' ? 'https:' : 'http:';
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/stream/${id}`;
+  url.search = '';
+  return url;
 }
 
 class Agent implements AgentHandle {
@@ -148,6 +162,8 @@ class Agent implements AgentHandle {
     let pinger: NodeJS.Timeout | undefined;
     // After an HTTP answer instead of the upgrade (logged as such), ws reports the aborted handshake as an error too.
     let answered = false;
+    // The raw data connections opened for this tunnel: they break with it, as its streams do.
+    const dataSockets = new Set<net.Socket>();
 
     socket.on('unexpected-response', (_request, response) => {
       const status = response.statusCode ?? 0;
@@ -167,9 +183,10 @@ class Agent implements AgentHandle {
         socket.close(1000, 'agent stopped');
         return;
       }
-      const mux = new Multiplexer(webSocketTransport(socket), {
+      const mux: Multiplexer = new Multiplexer(webSocketTransport(socket), {
         onOpen: (request) => this.#open(request),
-        onControl: (message) => this.#control(message),
+        onControl: (message) =>
+          message.type === 'connect' ? this.#connectData(message, mux, dataSockets) : this.#control(message),
         onProtocolError: (error) => {
           this.#log(`protocol error from the server: ${error.message}`);
           socket.close(CloseCode.PROTOCOL, 'protocol error');
@@ -196,6 +213,7 @@ class Agent implements AgentHandle {
     socket.on('close', (code, reasonBuffer) => {
       clearInterval(pinger);
       clearTimeout(pongDeadline);
+      for (const data of dataSockets) data.destroy();
       const reason = reasonBuffer.toString('utf8');
       const wasConnected = this.#connected;
       this.#connected = false;
@@ -247,8 +265,94 @@ class Agent implements AgentHandle {
         this.#log(`the server reported: ${message.message}`);
         return;
       case 'hello':
+      case 'connect':
+      case 'connect-failed':
         return;
     }
+  }
+
+  /**
+   * A raw data connection: the machine first (so a refusal is reported as `connect-failed`), then the HTTP upgrade to
+   * the server's `/tunnel/stream/{id}` with the one-time token, then both sockets piped into each other.
+   */
+  #connectData(message: ConnectMessage, mux: Multiplexer, dataSockets: Set<net.Socket>): void {
+    const { id, token, host, port } = message;
+    const where = `${host}:${port}`;
+    const fail = (reason: string) => {
+      this.#log(reason);
+      mux.sendControl({ type: 'connect-failed', id, reason });
+    };
+    const problem = endpointAddressProblem(host, this.#lan);
+    if (problem) {
+      fail(`refused a connection to ${where}: ${problem}`);
+      return;
+    }
+    const tcp = net.connect({ host, port, allowHalfOpen: true, noDelay: true });
+    this.#sockets.add(tcp);
+    dataSockets.add(tcp);
+    tcp.once('close', () => {
+      this.#sockets.delete(tcp);
+      dataSockets.delete(tcp);
+    });
+    const timer = setTimeout(
+      () => tcp.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })),
+      this.#options.connectTimeoutMs ?? 10_000,
+    );
+    const onConnectError = (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      fail(`cannot connect to ${where}: ${describeSocketError(error)}`);
+    };
+    tcp.once('error', onConnectError);
+    tcp.once('connect', () => {
+      clearTimeout(timer);
+      tcp.off('error', onConnectError);
+      // Until the data connection is up, an error of the machine's socket only closes it (the server times out).
+      const early = () => tcp.destroy();
+      tcp.on('error', early);
+      const url = dataConnectionUrl(this.#options.config.tunnelUrl, id);
+      const request = (url.protocol === 'https:' ? https : http).request(url, {
+        method: 'GET',
+        agent: false,
+        headers: {
+          connection: 'Upgrade',
+          upgrade: STREAM_UPGRADE,
+          authorization: `Stream ${token}`,
+        },
+        timeout: 15_000,
+        ...this.#options.tls,
+      });
+      let upgraded = false;
+      request.on('upgrade', (_response, data: net.Socket, head: Buffer) => {
+        upgraded = true;
+        tcp.off('error', early);
+        if (tcp.destroyed) {
+          data.destroy();
+          return;
+        }
+        // Half-open, like the machine's socket: the server's end of data must not end ours.
+        data.allowHalfOpen = true;
+        data.setNoDelay(true);
+        data.setTimeout(0);
+        if (head.length > 0) data.unshift(head);
+        dataSockets.add(data);
+        data.once('close', () => dataSockets.delete(data));
+        joinStreams(data, tcp);
+      });
+      request.on('response', (response) => {
+        response.resume();
+        this.#log(`the server answered ${response.statusCode} to the data connection to ${where}`);
+        tcp.destroy();
+      });
+      request.on('timeout', () => request.destroy(new Error('timed out')));
+      request.on('error', (error) => {
+        this.#log(`the data connection to ${where} failed: ${error.message}`);
+        tcp.destroy();
+      });
+      tcp.once('close', () => {
+        if (!upgraded) request.destroy();
+      });
+      request.end();
+    });
   }
 
   #open(request: OpenRequest): void {

@@ -5,6 +5,10 @@
  * - server → agent `welcome` once the gateway is registered (the agent counts itself connected from then on), with
  *   the LAN the portal has stored for the gateway (the agent uses it when it was not given one);
  * - server → agent `lan` when the gateway's LAN changes in the portal;
+ * - server → agent `connect`: open a raw data connection (companion TCP forwarding): the agent connects to `host:port`
+ *   on its LAN, then makes an HTTP upgrade request `GET /tunnel/stream/{id}` (`Upgrade: edgeport-stream`,
+ *   `Authorization: Stream {token}`) to the server and pipes that socket and the machine's together, raw bytes;
+ * - agent → server `connect-failed` when it refuses the target or cannot reach it (instead of the data connection);
  * - either way `error` with a message before closing for a protocol error.
  */
 
@@ -25,7 +29,23 @@ export type HelloMessage = {
 export type WelcomeMessage = { type: 'welcome'; gatewayId: string; name: string; lanNetwork: string | null };
 export type LanMessage = { type: 'lan'; lanNetwork: string | null };
 export type ErrorMessage = { type: 'error'; message: string };
-export type ControlMessage = HelloMessage | WelcomeMessage | LanMessage | ErrorMessage;
+export type ConnectMessage = { type: 'connect'; id: string; token: string; host: string; port: number };
+export type ConnectFailedMessage = { type: 'connect-failed'; id: string; reason: string };
+export type ControlMessage =
+  | HelloMessage
+  | WelcomeMessage
+  | LanMessage
+  | ErrorMessage
+  | ConnectMessage
+  | ConnectFailedMessage;
+
+/** The `Upgrade` protocol of the agent's data connections (`/tunnel/stream/{id}`). */
+export const STREAM_UPGRADE = 'edgeport-stream';
+/** The `Upgrade` protocol of the companion CLI's connections (`/tunnel/tcp/{session}`). */
+export const TCP_UPGRADE = 'edgeport-tcp';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 /** WebSocket close codes of the tunnel. */
 export const CloseCode = {
@@ -75,6 +95,19 @@ function endpoint(value: unknown, index: number): AgentEndpoint {
   };
 }
 
+function port(value: Record<string, unknown>): number {
+  const field = value.port;
+  if (typeof field !== 'number' || !Number.isInteger(field) || field < 1 || field > 65535)
+    throw new ControlError('port must be an integer 1..65535');
+  return field;
+}
+
+function id(value: Record<string, unknown>): string {
+  const field = text(value, 'id', 36);
+  if (!UUID.test(field)) throw new ControlError('id must be a lower-case UUID');
+  return field;
+}
+
 /** The control message in a text frame; throws ControlError when malformed or unknown. */
 export function parseControl(raw: string): ControlMessage {
   let parsed: unknown;
@@ -107,6 +140,13 @@ export function parseControl(raw: string): ControlMessage {
       return { type: 'lan', lanNetwork: textOrNull(value, 'lanNetwork') };
     case 'error':
       return { type: 'error', message: text(value, 'message', 2000) };
+    case 'connect': {
+      const token = text(value, 'token', 43);
+      if (!TOKEN.test(token)) throw new ControlError('token must be 32 bytes in base64url');
+      return { type: 'connect', id: id(value), token, host: text(value, 'host', 100), port: port(value) };
+    }
+    case 'connect-failed':
+      return { type: 'connect-failed', id: id(value), reason: text(value, 'reason', 2000) };
     default:
       throw new ControlError(`unknown control message type ${JSON.stringify(value.type)}`);
   }

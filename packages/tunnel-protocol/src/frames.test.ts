@@ -102,7 +102,7 @@ describe('stream frames', () => {
 });
 
 describe('control messages', () => {
-  it('round-trip hello, welcome, lan and error', () => {
+  it('round-trip hello, welcome, lan, error, connect and connect-failed', () => {
     const messages: ControlMessage[] = [
       {
         type: 'hello',
@@ -113,6 +113,14 @@ describe('control messages', () => {
       { type: 'welcome', gatewayId: 'g', name: 'press-1', lanNetwork: null },
       { type: 'lan', lanNetwork: '10.0.0.0/16' },
       { type: 'error', message: 'bad' },
+      {
+        type: 'connect',
+        id: '0b6f4f3e-8a1c-4c4e-9d1e-3f2a1b0c9d8e',
+        token: 'A'.repeat(43),
+        host: '192.168.10.5',
+        port: 22,
+      },
+      { type: 'connect-failed', id: '0b6f4f3e-8a1c-4c4e-9d1e-3f2a1b0c9d8e', reason: 'connection refused' },
     ];
     for (const message of messages) expect(parseControl(encodeControl(message))).toEqual(message);
   });
@@ -125,6 +133,26 @@ describe('control messages', () => {
       '{"type":"hello","agentVersion":1}',
       '{"type":"hello","agentVersion":"1","endpoints":[{"name":"x","address":"1.2.3.4","protocol":"FTP","port":21}]}',
       '{"type":"hello","agentVersion":"1","endpoints":[{"name":"x","address":"1.2.3.4","protocol":"TCP","port":0}]}',
+      ...[
+        { id: 'not-a-uuid' },
+        { token: 'short' },
+        { token: `${'A'.repeat(42)}=` },
+        { port: 0 },
+        { port: 65536 },
+        { port: '22' },
+        { host: 5 },
+      ].map((wrong) =>
+        JSON.stringify({
+          type: 'connect',
+          id: '0b6f4f3e-8a1c-4c4e-9d1e-3f2a1b0c9d8e',
+          token: 'A'.repeat(43),
+          host: '10.0.0.1',
+          port: 22,
+          ...wrong,
+        }),
+      ),
+      '{"type":"connect-failed","id":"0b6f4f3e-8a1c-4c4e-9d1e-3f2a1b0c9d8e"}',
+      '{"type":"connect-failed","id":"x","reason":"r"}',
     ])
       expect(() => parseControl(raw), raw).toThrow(ControlError);
   });

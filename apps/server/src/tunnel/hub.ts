@@ -15,6 +15,13 @@ export interface GatewayTunnels {
    * target, or cannot reach it.
    */
   openStream(gatewayId: string, target: TunnelTarget): Promise<Duplex>;
+  /**
+   * A raw data connection to `target` through the gateway's agent: the agent connects to the machine and then opens
+   * a TCP connection of its own to the server (`/tunnel/stream/{id}`, outside the multiplexed tunnel), whose socket
+   * this resolves with — bytes need no framing, so forwarding costs little more than a pipe. Rejects like
+   * `openStream` (offline, refused with the agent's reason, timeout, tunnel closed). Breaks when the tunnel does.
+   */
+  openDataConnection(gatewayId: string, target: TunnelTarget): Promise<Duplex>;
   /** Drops the gateway's tunnel (the agent reconnects with backoff); false when it was not connected. */
   disconnect(gatewayId: string, reason: string): boolean;
   /**

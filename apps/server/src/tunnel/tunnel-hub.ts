@@ -1,6 +1,8 @@
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import {
   CloseCode,
+  type ControlMessage,
   type HelloMessage,
   Multiplexer,
   OpenFailedError,
@@ -56,7 +58,27 @@ type Tunnel = {
   lastSeen: number;
   lastSeenWritten: number;
   closed: Promise<void>;
+  /** Raw data connections through this tunnel's agent: they break when the tunnel does. */
+  dataConnections: Set<Duplex>;
 };
+
+/** A data connection asked of an agent, until its socket arrives at `/tunnel/stream/{id}`. */
+type PendingDataConnection = {
+  tunnel: Tunnel;
+  tokenHash: Buffer;
+  resolve: (socket: Duplex) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+};
+
+/** What `claimDataConnection` answers: the socket's new owner, or the HTTP status to refuse it with. */
+export type DataConnectionClaim =
+  | { ok: true; deliver: (socket: Duplex | undefined) => void }
+  | { ok: false; status: 401 | 404; message: string };
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
 
 function describeClose(code: number, reason: string): string {
   if (code === 1000 || code === 1001) return `the agent closed the tunnel${reason ? ` (${reason})` : ''}`;
@@ -81,6 +103,7 @@ export class TunnelHub implements GatewayTunnels {
   readonly #connections = new Set<Tunnel>();
   readonly #writes = new Map<string, Promise<void>>();
   readonly #refusalsLogged = new Map<string, number>();
+  readonly #pendingData = new Map<string, PendingDataConnection>();
   #pinger: NodeJS.Timeout | undefined;
   #closing = false;
 
@@ -111,6 +134,72 @@ export class TunnelHub implements GatewayTunnels {
     }
   }
 
+  openDataConnection(gatewayId: string, target: TunnelTarget): Promise<Duplex> {
+    const tunnel = this.#tunnels.get(gatewayId);
+    if (!tunnel?.registered)
+      return Promise.reject(new TunnelOpenError('offline', 'the gateway is not connected'));
+    const id = randomUUID();
+    const token = randomBytes(32).toString('base64url');
+    return new Promise<Duplex>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#pendingData.delete(id);
+        reject(
+          new TunnelOpenError(
+            'timeout',
+            `the gateway did not open the connection to ${target.host}:${target.port} within ${this.#openTimeoutMs / 1000} s`,
+          ),
+        );
+      }, this.#openTimeoutMs);
+      this.#pendingData.set(id, { tunnel, tokenHash: sha256(token), resolve, reject, timer });
+      tunnel.mux.sendControl({ type: 'connect', id, token, host: target.host, port: target.port });
+    });
+  }
+
+  /**
+   * An agent's data connection arrived at `/tunnel/stream/{id}` with `Authorization: Stream {token}`: when the id is
+   * pending and the token is its one-time token, the caller answers the upgrade and `deliver`s the socket to the
+   * waiting `openDataConnection`. A wrong token leaves the id pending for the real agent.
+   */
+  claimDataConnection(id: string, authorization: string | undefined): DataConnectionClaim {
+    const pending = this.#pendingData.get(id);
+    if (!pending)
+      return { ok: false, status: 404, message: 'stream: no data connection is expected with this id' };
+    const token = /^Stream\s+(\S+)$/i.exec(authorization ?? '')?.[1];
+    if (!token || !timingSafeEqual(sha256(token), pending.tokenHash))
+      return { ok: false, status: 401, message: 'stream: the token does not open this data connection' };
+    this.#pendingData.delete(id);
+    clearTimeout(pending.timer);
+    return {
+      ok: true,
+      deliver: (socket) => {
+        const { tunnel } = pending;
+        if (!socket) {
+          pending.reject(new TunnelOpenError('closed', 'the data connection closed before it opened'));
+          return;
+        }
+        if (!this.#connections.has(tunnel)) {
+          socket.destroy();
+          pending.reject(new TunnelOpenError('closed', 'the tunnel closed'));
+          return;
+        }
+        // Errors end the socket; whoever pipes it hears of them through its own listeners.
+        socket.on('error', () => {});
+        tunnel.dataConnections.add(socket);
+        socket.once('close', () => tunnel.dataConnections.delete(socket));
+        pending.resolve(socket);
+      },
+    };
+  }
+
+  /** The agent could not open a data connection: the waiting `openDataConnection` fails with its reason. */
+  #dataConnectionFailed(tunnel: Tunnel, id: string, reason: string): void {
+    const pending = this.#pendingData.get(id);
+    if (pending?.tunnel !== tunnel) return;
+    this.#pendingData.delete(id);
+    clearTimeout(pending.timer);
+    pending.reject(new TunnelOpenError('refused', reason));
+  }
+
   disconnect(gatewayId: string, reason: string): boolean {
     const tunnel = this.#tunnels.get(gatewayId);
     if (!tunnel) return false;
@@ -127,7 +216,8 @@ export class TunnelHub implements GatewayTunnels {
   /** Open tunnels and their streams (for diagnostics and the benchmark). */
   stats(): { tunnels: number; streams: number } {
     let streams = 0;
-    for (const tunnel of this.#tunnels.values()) streams += tunnel.mux.streamCount;
+    for (const tunnel of this.#tunnels.values())
+      streams += tunnel.mux.streamCount + tunnel.dataConnections.size;
     return { tunnels: this.#tunnels.size, streams };
   }
 
@@ -178,8 +268,13 @@ export class TunnelHub implements GatewayTunnels {
       closed: new Promise<void>((resolve) => {
         resolveClosed = resolve;
       }),
+      dataConnections: new Set(),
       mux: new Multiplexer(webSocketTransport(socket), {
-        onControl: (message) => {
+        onControl: (message: ControlMessage) => {
+          if (message.type === 'connect-failed') {
+            this.#dataConnectionFailed(tunnel, message.id, message.reason);
+            return;
+          }
           if (message.type !== 'hello' || tunnel.registered) return;
           clearTimeout(helloTimer);
           this.#hello(tunnel, message);
@@ -205,6 +300,14 @@ export class TunnelHub implements GatewayTunnels {
       const reason = tunnel.closeReason ?? describeClose(code, reasonBuffer.toString('utf8'));
       const current = this.#tunnels.get(gateway.id) === tunnel;
       if (current) this.#tunnels.delete(gateway.id);
+      for (const [id, pending] of this.#pendingData) {
+        if (pending.tunnel !== tunnel) continue;
+        this.#pendingData.delete(id);
+        clearTimeout(pending.timer);
+        pending.reject(new TunnelOpenError('closed', `the tunnel closed: ${reason}`));
+      }
+      for (const data of tunnel.dataConnections) data.destroy(new Error(`the tunnel closed: ${reason}`));
+      tunnel.dataConnections.clear();
       if (tunnel.registered) {
         this.#write(gateway.id, () =>
           agentDisconnected(this.#db, gateway, reason, this.#now(), { stillOnline: !current }),

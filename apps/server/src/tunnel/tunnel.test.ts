@@ -1,5 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import http from 'node:http';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { vpn } from '@edgeport/contract';
@@ -15,7 +16,7 @@ import { gatewayLogs, gateways, vpnEndpoints } from '../db/schema.ts';
 import { createDevice } from '../services/core/devices/provisioning.ts';
 import { createOrganization } from '../services/core/organizations/provisioning.ts';
 import { tunnelRoutes } from './routes.ts';
-import { TunnelHub } from './tunnel-hub.ts';
+import { TunnelHub, TunnelOpenError } from './tunnel-hub.ts';
 
 let server: TestServer;
 let origin: string;
@@ -101,6 +102,27 @@ async function echoThrough(stream: Duplex, data: Buffer): Promise<Buffer> {
   stream.end(data);
   await done;
   return Buffer.concat(chunks);
+}
+
+/** An HTTP upgrade request to `url` (a data connection): the socket on 101, else the status and body. */
+function upgradeRequest(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string; socket?: net.Socket }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, {
+      agent: false,
+      headers: { connection: 'Upgrade', upgrade: 'edgeport-stream', ...headers },
+    });
+    request.on('upgrade', (_response, socket: net.Socket) => resolve({ status: 101, body: '', socket }));
+    request.on('response', async (response) => {
+      let body = '';
+      for await (const chunk of response) body += String(chunk);
+      resolve({ status: response.statusCode ?? 0, body });
+    });
+    request.on('error', reject);
+    request.end();
+  });
 }
 
 beforeAll(async () => {
@@ -303,6 +325,82 @@ describe('the gateway tunnel', () => {
   });
 });
 
+describe('raw data connections (openDataConnection, the companion CLI path)', () => {
+  let gateway: Gateway;
+  let agent: AgentHandle;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    gateway = await seedGateway('press-data');
+    agent = agentFor(gateway, { lanNetwork: lan.lanNetwork, log: (line) => lines.push(line) });
+    await agent.whenConnected();
+  });
+
+  it('carries bytes both ways outside the multiplexed tunnel, with half-close, and counts as a stream', async () => {
+    const payload = randomBytes(4 * 1024 * 1024);
+    const socket = await server.app.tunnels.openDataConnection(gateway.id, {
+      host: lan.address,
+      port: echoPort,
+    });
+    expect(server.app.tunnels.stats().streams).toBe(1);
+    // echoThrough ends our side first: the echo of everything still comes back.
+    expect((await echoThrough(socket, payload)).equals(payload)).toBe(true);
+    await until(
+      async () => server.app.tunnels.stats().streams,
+      (count) => count === 0,
+    );
+    expect(server.app.tunnels.stats().streams).toBe(0);
+  });
+
+  it('fails with the agent’s reason for a refused or unreachable target (connect-failed)', async () => {
+    await expect(
+      server.app.tunnels.openDataConnection(gateway.id, { host: '127.0.0.1', port: echoPort }),
+    ).rejects.toThrow('127.0.0.1 is in a forbidden range');
+    const closed = net.createServer();
+    closed.listen(0, lan.address);
+    await once(closed, 'listening');
+    const port = (closed.address() as net.AddressInfo).port;
+    closed.close();
+    const failure = server.app.tunnels.openDataConnection(gateway.id, { host: lan.address, port });
+    await expect(failure).rejects.toThrow(
+      `cannot connect to ${lan.address}:${port}: connection refused (ECONNREFUSED)`,
+    );
+    await expect(failure).rejects.toMatchObject({ kind: 'refused' });
+    expect(lines.some((line) => line.startsWith('refused a connection to 127.0.0.1'))).toBe(true);
+  });
+
+  it('breaks open data connections when the tunnel goes down', async () => {
+    const socket = await server.app.tunnels.openDataConnection(gateway.id, {
+      host: lan.address,
+      port: echoPort,
+    });
+    let broken: Error | undefined;
+    socket.on('error', (error) => (broken = error));
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    socket.write('hello');
+    await once(socket, 'data');
+    expect(server.app.tunnels.disconnect(gateway.id, 'reset by a test')).toBe(true);
+    await closed;
+    expect(broken?.message).toBe('the tunnel closed: reset: reset by a test');
+    await agent.whenConnected();
+    await until(
+      async () => server.app.tunnels.isOnline(gateway.id),
+      (online) => online,
+    );
+  });
+
+  it('rejects like openStream when the gateway is offline', async () => {
+    await agent.close();
+    await until(
+      async () => server.app.tunnels.isOnline(gateway.id),
+      (online) => !online,
+    );
+    const offline = server.app.tunnels.openDataConnection(gateway.id, { host: lan.address, port: echoPort });
+    await expect(offline).rejects.toThrow('the gateway is not connected');
+    await expect(offline).rejects.toBeInstanceOf(TunnelOpenError);
+  });
+});
+
 describe('agent credentials', () => {
   it('refuses a wrong secret before the upgrade: never connected, logged as refused', async () => {
     const gateway = await seedGateway('press-2', lan.lanNetwork);
@@ -384,6 +482,7 @@ describe('tunnel liveness (a hub with short timers)', () => {
       helloTimeoutMs: 300,
       pingIntervalMs: 100,
       lastSeenWriteMs: 50,
+      openTimeoutMs: 500,
     });
     await app.register(tunnelRoutes, { db: server.database.db, tunnels: hub });
     app.addHook('onClose', () => hub.close());
@@ -460,6 +559,64 @@ describe('tunnel liveness (a hub with short timers)', () => {
       (all) => all.length === 2,
     );
     expect(logs[1]).toBe('INFO: Tunnel disconnected: protocol error: unknown frame type 42');
+  });
+
+  it('takes a data connection only with its one-time token (wrong token 401, unknown id 404), once', async () => {
+    const gateway = await seedGateway('liveness-6', lan.lanNetwork);
+    const socket = rawAgent(gateway);
+    await once(socket, 'open');
+    socket.send(JSON.stringify({ type: 'hello', agentVersion: 'raw', lanNetwork: null, endpoints: [] }));
+    await once(socket, 'message');
+    const opening = hub.openDataConnection(gateway.id, { host: lan.address, port: echoPort });
+    const [raw] = (await once(socket, 'message')) as [Buffer];
+    const connect = JSON.parse(raw.toString()) as { type: string; id: string; token: string; host: string };
+    expect(connect).toMatchObject({ type: 'connect', host: lan.address, port: echoPort });
+    const streamUrl = `${url.replace(/^ws/, 'http')}/stream/${connect.id}`;
+
+    const wrong = await upgradeRequest(streamUrl, { authorization: `Stream ${'A'.repeat(43)}` });
+    expect([wrong.status, JSON.parse(wrong.body).message]).toEqual([
+      401,
+      'stream: the token does not open this data connection',
+    ]);
+    const unknown = await upgradeRequest(`${url.replace(/^ws/, 'http')}/stream/${randomUUID()}`, {
+      authorization: `Stream ${connect.token}`,
+    });
+    expect(unknown.status).toBe(404);
+    const plain = await fetch(streamUrl);
+    expect(plain.status).toBe(426);
+
+    const right = await upgradeRequest(streamUrl, { authorization: `Stream ${connect.token}` });
+    expect(right.status).toBe(101);
+    const serverSide = await opening;
+    right.socket?.write('from the agent');
+    const [chunk] = (await once(serverSide, 'data')) as [Buffer];
+    expect(chunk.toString()).toBe('from the agent');
+    serverSide.write('from the server');
+    const [back] = (await once(right.socket as net.Socket, 'data')) as [Buffer];
+    expect(back.toString()).toBe('from the server');
+
+    const again = await upgradeRequest(streamUrl, { authorization: `Stream ${connect.token}` });
+    expect(again.status, 'the token works once').toBe(404);
+    right.socket?.destroy();
+    socket.close();
+  });
+
+  it('rejects a data connection the agent never opens after the timeout, and pending ones when the tunnel closes', async () => {
+    const gateway = await seedGateway('liveness-7', lan.lanNetwork);
+    const socket = rawAgent(gateway);
+    await once(socket, 'open');
+    socket.send(JSON.stringify({ type: 'hello', agentVersion: 'raw', lanNetwork: null, endpoints: [] }));
+    await once(socket, 'message');
+    const started = Date.now();
+    const silent = hub.openDataConnection(gateway.id, { host: lan.address, port: echoPort });
+    await expect(silent).rejects.toThrow(
+      `the gateway did not open the connection to ${lan.address}:${echoPort} within 0.5 s`,
+    );
+    await expect(silent).rejects.toMatchObject({ kind: 'timeout' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+    const pending = hub.openDataConnection(gateway.id, { host: lan.address, port: echoPort });
+    socket.close();
+    await expect(pending).rejects.toMatchObject({ kind: 'closed' });
   });
 
   it('closes every tunnel on shutdown and marks the gateways OFFLINE', async () => {

@@ -80,7 +80,7 @@ test.describe('organization entry (spec 4)', () => {
     await expect(page.getByTestId('shell')).toHaveAttribute('data-organization', south.id);
     // IoT off, VPN on, READ devices: the first screen of the home order is vpn-devices.
     await expect(page.getByTestId('shell')).toHaveAttribute('data-home-screen', 'vpn-devices');
-    await expectRoute(page, '/directaccess');
+    await expectRoute(page, '/vpn');
 
     // A reload keeps the organization (remembered selection, same permission token).
     const exchanges: string[] = [];

@@ -33,7 +33,7 @@ const HOME_CASES: HomeCase[] = [
     vpn: true,
     permissions: [PORTAL_ACCESS, read('devices'), read('dashboards'), read('models')],
     home: 'vpn-devices',
-    lands: '/directaccess',
+    lands: '/vpn',
     areas: ['Devices', 'Remote access'],
   },
   {
