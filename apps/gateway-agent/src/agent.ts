@@ -50,6 +50,11 @@ export type AgentOptions = {
   connectTimeoutMs?: number;
   /** TLS for wss: URLs (for example a private CA). */
   tls?: { ca?: string | Buffer; rejectUnauthorized?: boolean };
+  /**
+   * How a LAN target is reached, after the LAN check; default a TCP connection to it. The demo's simulated plant
+   * answers its machines' addresses from local servers this way.
+   */
+  dial?: (target: { host: string; port: number }) => net.Socket;
 };
 
 export interface AgentHandle {
@@ -140,6 +145,13 @@ class Agent implements AgentHandle {
 
   get #lan(): LanNetwork | undefined {
     return this.#localLan ?? this.#serverLan;
+  }
+
+  #dial(host: string, port: number): net.Socket {
+    const socket = this.#options.dial?.({ host, port }) ?? net.connect({ host, port });
+    socket.allowHalfOpen = true;
+    socket.setNoDelay(true);
+    return socket;
   }
 
   #connect(): void {
@@ -287,7 +299,7 @@ class Agent implements AgentHandle {
       fail(`refused a connection to ${where}: ${problem}`);
       return;
     }
-    const tcp = net.connect({ host, port, allowHalfOpen: true, noDelay: true });
+    const tcp = this.#dial(host, port);
     this.#sockets.add(tcp);
     dataSockets.add(tcp);
     tcp.once('close', () => {
@@ -364,7 +376,7 @@ class Agent implements AgentHandle {
       request.refuse(problem);
       return;
     }
-    const tcp = net.connect({ host, port, allowHalfOpen: true, noDelay: true });
+    const tcp = this.#dial(host, port);
     this.#sockets.add(tcp);
     tcp.once('close', () => this.#sockets.delete(tcp));
     const timer = setTimeout(

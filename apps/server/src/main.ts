@@ -1,7 +1,9 @@
+import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/index.ts';
-import { startDemoDevices } from './demo/devices.ts';
+import { demoOrganizationId, startDemoDevices } from './demo/devices.ts';
+import { startDemoPlant } from './demo/plant.ts';
 import { loginLine, seedDemo } from './demo/seed.ts';
 import {
   INITIALIZE_FLAG,
@@ -30,6 +32,7 @@ async function main() {
   sweep.unref();
 
   let stopDemoDevices = async () => {};
+  let stopDemoPlant = async () => {};
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -38,6 +41,7 @@ async function main() {
     app.markShuttingDown();
     clearInterval(sweep);
     await stopDemoDevices();
+    await stopDemoPlant();
     // Keep-alive connections become idle as their last response ends; close them then, not at their time-out.
     const reaper = setInterval(() => app.server.closeIdleConnections(), 100);
     setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
@@ -51,6 +55,17 @@ async function main() {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  const demoOrganization = config.demo ? await demoOrganizationId(database.db) : undefined;
+  if (demoOrganization) {
+    // The demo gateway's agent reaches this server where it listens (any interface: through loopback).
+    const { port } = app.server.address() as AddressInfo;
+    const host = ['0.0.0.0', '::'].includes(config.host) ? '127.0.0.1' : config.host;
+    stopDemoPlant = await startDemoPlant(
+      database.db,
+      demoOrganization,
+      `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    );
+  }
   if (config.mqttPort > 0) {
     const mqttPort = await app.ingest.listen(config.mqttPort, config.host);
     if (config.demo) stopDemoDevices = await startDemoDevices(database.db, mqttPort, app.alarms);

@@ -23,7 +23,7 @@ const DEMO_ACTIVATION_KEYS = 5;
 /** One message a second per device: enough to watch values move, light on a laptop. */
 const DEMO_RATE = 1;
 
-async function demoOrganizationId(db: Db): Promise<string | undefined> {
+export async function demoOrganizationId(db: Db): Promise<string | undefined> {
   const [org] = await db
     .select({ id: organizations.id })
     .from(organizations)

@@ -1,14 +1,16 @@
 import type { Db } from '../db/index.ts';
 import { seedGateway } from '../services/vpn/fixtures.ts';
 
+export const DEMO_GATEWAY = 'Plant gateway';
+
 /**
  * Remote access in the demo: one gateway at the plant (an ACTIVE VPN device licence, LAN 192.168.10.0/24) with an
- * HMI web page and a PLC speaking Modbus/TCP, an application profile and an application for each. No agent runs:
- * the gateway stays offline until someone starts one with its edge configuration file.
+ * HMI web page and a PLC speaking Modbus/TCP, an application profile and an application for each. `npm start` runs
+ * its simulated plant and agent (`plant.ts`).
  */
 export async function seedDemoGateway(db: Db, organizationId: string) {
   return seedGateway(db, organizationId, {
-    name: 'Plant gateway',
+    name: DEMO_GATEWAY,
     description: 'Remote access to the packaging hall',
     lanNetwork: '192.168.10.0/24',
     latitude: 51.4425,

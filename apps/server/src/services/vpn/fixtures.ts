@@ -1,12 +1,21 @@
+import { randomBytes } from 'node:crypto';
 import { vpn } from '@edgeport/contract';
 import { endpointAddressProblem, ipFilterEntryProblem, parseLanNetwork } from '@edgeport/tunnel-protocol';
 import { and, eq } from 'drizzle-orm';
 import { type Static, Type } from 'typebox';
 import type { Db } from '../../db/index.ts';
-import { deviceLicenses, vpnActionProfiles, vpnActions, vpnEndpoints } from '../../db/schema.ts';
+import {
+  deviceLicenses,
+  gateways,
+  organizations,
+  vpnActionProfiles,
+  vpnActions,
+  vpnEndpoints,
+} from '../../db/schema.ts';
 import { createDevice } from '../core/devices/provisioning.ts';
 import { generateActivationKey } from '../license/keys.ts';
 import { createGatewayForDevice } from './gateways/provisioning.ts';
+import { sha256Hex } from './gateways/service.ts';
 
 const Protocol = vpn.Protocol;
 
@@ -181,4 +190,35 @@ export async function seedGateway(db: Db, organizationId: string, seed: GatewayS
       actions,
     };
   });
+}
+
+/**
+ * A fresh agent secret for a gateway and the edge configuration that carries it, pointing at `tunnelUrl` — for the
+ * demo's simulated plant, which runs its agent next to the server (the previous secret stops working, as with a
+ * downloaded file).
+ */
+export async function issueAgentConfiguration(
+  db: Db,
+  gatewayId: string,
+  tunnelUrl: string,
+): Promise<vpn.EdgeConfigFile> {
+  const [gateway] = await db.select().from(gateways).where(eq(gateways.id, gatewayId));
+  if (!gateway) throw new FixtureError(`gateway ${gatewayId} not found`);
+  const [org] = await db.select().from(organizations).where(eq(organizations.id, gateway.organizationId));
+  const secret = randomBytes(32).toString('base64url');
+  await db
+    .update(gateways)
+    .set({ agentSecretHash: sha256Hex(secret) })
+    .where(eq(gateways.id, gatewayId));
+  return {
+    version: 1,
+    server: new URL(tunnelUrl.replace(/^ws/, 'http')).origin,
+    tunnelUrl,
+    gatewayId,
+    secret,
+    name: gateway.name,
+    domain: org?.resourceId ?? gateway.organizationId,
+    lanNetwork: gateway.lanNetwork,
+    issuedAt: new Date().toISOString(),
+  };
 }
