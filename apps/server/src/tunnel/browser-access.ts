@@ -9,8 +9,8 @@ import WebSocket, { type RawData } from 'ws';
 import { type Config, remoteOrigin } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { HttpError } from '../http/errors.ts';
+import { newSecret, secretHash, secretMatches } from '../services/vpn/secrets.ts';
 import type { LiveSessions } from '../services/vpn/sessions/live.ts';
-import { newSecret, secretHash, secretMatches } from '../services/vpn/sessions/secrets.ts';
 import { redeemTicket } from '../services/vpn/sessions/store.ts';
 import type { GatewayTunnels } from './hub.ts';
 import {

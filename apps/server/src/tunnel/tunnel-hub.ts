@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import {
   CloseCode,
@@ -20,6 +20,7 @@ import {
   agentRegistered,
   agentSeen,
 } from '../services/vpn/agents/service.ts';
+import { newSecret, secretHash, secretMatches } from '../services/vpn/secrets.ts';
 import type { GatewayTunnels, TunnelTarget } from './hub.ts';
 
 export type TunnelHubOptions = {
@@ -65,7 +66,7 @@ type Tunnel = {
 /** A data connection asked of an agent, until its socket arrives at `/tunnel/stream/{id}`. */
 type PendingDataConnection = {
   tunnel: Tunnel;
-  tokenHash: Buffer;
+  tokenHash: string;
   resolve: (socket: Duplex) => void;
   reject: (error: Error) => void;
   timer: NodeJS.Timeout;
@@ -75,10 +76,6 @@ type PendingDataConnection = {
 export type DataConnectionClaim =
   | { ok: true; deliver: (socket: Duplex | undefined) => void }
   | { ok: false; status: 401 | 404; message: string };
-
-function sha256(text: string): Buffer {
-  return createHash('sha256').update(text).digest();
-}
 
 function describeClose(code: number, reason: string): string {
   if (code === 1000 || code === 1001) return `the agent closed the tunnel${reason ? ` (${reason})` : ''}`;
@@ -139,7 +136,7 @@ export class TunnelHub implements GatewayTunnels {
     if (!tunnel?.registered)
       return Promise.reject(new TunnelOpenError('offline', 'the gateway is not connected'));
     const id = randomUUID();
-    const token = randomBytes(32).toString('base64url');
+    const token = newSecret();
     return new Promise<Duplex>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#pendingData.delete(id);
@@ -150,7 +147,7 @@ export class TunnelHub implements GatewayTunnels {
           ),
         );
       }, this.#openTimeoutMs);
-      this.#pendingData.set(id, { tunnel, tokenHash: sha256(token), resolve, reject, timer });
+      this.#pendingData.set(id, { tunnel, tokenHash: secretHash(token), resolve, reject, timer });
       tunnel.mux.sendControl({ type: 'connect', id, token, host: target.host, port: target.port });
     });
   }
@@ -165,7 +162,7 @@ export class TunnelHub implements GatewayTunnels {
     if (!pending)
       return { ok: false, status: 404, message: 'stream: no data connection is expected with this id' };
     const token = /^Stream\s+(\S+)$/i.exec(authorization ?? '')?.[1];
-    if (!token || !timingSafeEqual(sha256(token), pending.tokenHash))
+    if (!token || !secretMatches(token, pending.tokenHash))
       return { ok: false, status: 401, message: 'stream: the token does not open this data connection' };
     this.#pendingData.delete(id);
     clearTimeout(pending.timer);

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { vpn } from '@edgeport/contract';
 import { endpointAddressProblem, ipFilterEntryProblem, parseLanNetwork } from '@edgeport/tunnel-protocol';
 import { and, eq } from 'drizzle-orm';
@@ -15,7 +14,7 @@ import {
 import { createDevice } from '../core/devices/provisioning.ts';
 import { generateActivationKey } from '../license/keys.ts';
 import { createGatewayForDevice } from './gateways/provisioning.ts';
-import { sha256Hex } from './gateways/service.ts';
+import { newSecret, secretHash } from './secrets.ts';
 
 const Protocol = vpn.Protocol;
 
@@ -205,10 +204,10 @@ export async function issueAgentConfiguration(
   const [gateway] = await db.select().from(gateways).where(eq(gateways.id, gatewayId));
   if (!gateway) throw new FixtureError(`gateway ${gatewayId} not found`);
   const [org] = await db.select().from(organizations).where(eq(organizations.id, gateway.organizationId));
-  const secret = randomBytes(32).toString('base64url');
+  const secret = newSecret();
   await db
     .update(gateways)
-    .set({ agentSecretHash: sha256Hex(secret) })
+    .set({ agentSecretHash: secretHash(secret) })
     .where(eq(gateways.id, gatewayId));
   return {
     version: 1,

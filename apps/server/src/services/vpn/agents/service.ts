@@ -2,9 +2,9 @@
  * Gateway agents: who may open a tunnel (the `Gateway {id}:{secret}` header against `gateways.agentSecretHash`),
  * and what their tunnel's life does to the gateway (status, log, LAN network, agent-reported endpoints).
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { endpointAddressProblem, type HelloMessage, parseLanNetwork } from '@edgeport/tunnel-protocol';
 import type { Db } from '../../../db/index.ts';
+import { secretMatches } from '../secrets.ts';
 import * as store from './store.ts';
 
 export type { AgentGateway } from './store.ts';
@@ -20,12 +20,6 @@ export function claimedGateway(
   return { gatewayId: match[1].toLowerCase(), secret: match[2] };
 }
 
-function sameHash(secret: string, expectedHex: string): boolean {
-  const actual = createHash('sha256').update(secret).digest();
-  const expected = Buffer.from(expectedHex, 'hex');
-  return expected.length === actual.length && timingSafeEqual(actual, expected);
-}
-
 export type AgentAuthentication =
   | { ok: true; gateway: store.AgentGateway }
   | { ok: false; reason: string; gateway?: store.AgentGateway };
@@ -39,7 +33,7 @@ export async function authenticateAgent(db: Db, header: string | undefined): Pro
   if (!gateway) return { ok: false, reason: 'unknown gateway' };
   if (!gateway.agentSecretHash)
     return { ok: false, reason: 'the gateway has no agent credentials yet', gateway };
-  if (!sameHash(claim.secret, gateway.agentSecretHash))
+  if (!secretMatches(claim.secret, gateway.agentSecretHash))
     return { ok: false, reason: 'wrong gateway secret (an older edge configuration file?)', gateway };
   return { ok: true, gateway };
 }

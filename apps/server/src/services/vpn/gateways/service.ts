@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { vpn } from '@edgeport/contract';
 import {
   endpointAddressProblem,
@@ -17,6 +16,7 @@ import type { GatewayTunnels } from '../../../tunnel/hub.ts';
 import { recordAudit } from '../../audit/service.ts';
 import type { OrganizationRow } from '../../core/organizations/store.ts';
 import { normalizeActivationKey } from '../../license/keys.ts';
+import { newSecret, secretHash } from '../secrets.ts';
 import { endGatewaySessions } from '../sessions/lifecycle.ts';
 import { liveSessionsOf } from '../sessions/live.ts';
 import { callerName, requireGateway, vpnOrganization } from './access.ts';
@@ -237,10 +237,6 @@ export async function cloneGateway(
   return answerOf(db, org, target.id);
 }
 
-export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
-
 /** Where agents connect: the public origin's host with ws:// or wss://, path /tunnel. */
 export function tunnelUrlOf(config: Pick<Config, 'publicScheme' | 'publicPort' | 'baseDomain'>): string {
   const origin = new URL(baseOrigin(config));
@@ -280,8 +276,8 @@ export async function edgeConfigFile(
       ),
     );
   if (!licence) throw notFound('activationKey: not the activation key of this gateway');
-  const secret = randomBytes(32).toString('base64url');
-  await store.updateGateway(db, gateway.id, { agentSecretHash: sha256Hex(secret) });
+  const secret = newSecret();
+  await store.updateGateway(db, gateway.id, { agentSecretHash: secretHash(secret) });
   const dropped = tunnels.disconnect(gateway.id, 'a new edge configuration file was issued');
   await logGateway(db, gateway, `edge configuration file issued by ${callerName(principal)}`, {
     detail: { replacedSecret: gateway.agentSecretHash !== null, tunnelDropped: dropped },

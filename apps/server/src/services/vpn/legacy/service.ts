@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, lt, or } from 'drizzle-orm';
 import type { Db } from '../../../db/index.ts';
 import { organizations, users, vpnLegacySessions } from '../../../db/schema.ts';
@@ -9,12 +8,11 @@ import { effectivePermissions } from '../../../identity/rpt.ts';
 import type { TokenVerifier } from '../../../identity/verify.ts';
 import { recordAudit } from '../../audit/service.ts';
 import type { OrganizationRow } from '../../core/organizations/store.ts';
+import { newSecret, secretHash } from '../secrets.ts';
 
 /** The legacy session lives this long after the login or the last keep-alive ping (the portal pings every 180 s). */
 export const LEGACY_SESSION_MS = 10 * 60 * 1000;
 export const LEGACY_COOKIE = 'edgeport_vpn_session';
-
-const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export type LegacyLogin =
   | { outcome: 'ok'; token: string; expiresAt: Date; account: Account; organization: OrganizationRow }
@@ -84,10 +82,10 @@ export async function legacyLogin(
     const { member } = await effectivePermissions(db, account.id, organization);
     if (!member || !organization.vpnEnabled) return { outcome: 'refused' };
     await db.delete(vpnLegacySessions).where(lt(vpnLegacySessions.expiresAt, now));
-    const token = randomBytes(32).toString('base64url');
+    const token = newSecret();
     const expiresAt = new Date(now.getTime() + LEGACY_SESSION_MS);
     await db.insert(vpnLegacySessions).values({
-      tokenHash: hashOf(token),
+      tokenHash: secretHash(token),
       userId: account.id,
       organizationId: organization.id,
       expiresAt,
@@ -120,7 +118,7 @@ export async function legacyPing(db: Db, token: string | undefined, now = new Da
   const [row] = await db
     .update(vpnLegacySessions)
     .set({ expiresAt })
-    .where(and(eq(vpnLegacySessions.tokenHash, hashOf(token)), gt(vpnLegacySessions.expiresAt, now)))
+    .where(and(eq(vpnLegacySessions.tokenHash, secretHash(token)), gt(vpnLegacySessions.expiresAt, now)))
     .returning({ userId: vpnLegacySessions.userId });
   return row ? { expiresAt } : undefined;
 }
@@ -130,7 +128,7 @@ export async function legacyLogout(db: Db, token: string | undefined): Promise<v
   if (!token) return;
   const [ended] = await db
     .delete(vpnLegacySessions)
-    .where(eq(vpnLegacySessions.tokenHash, hashOf(token)))
+    .where(eq(vpnLegacySessions.tokenHash, secretHash(token)))
     .returning({ userId: vpnLegacySessions.userId, organizationId: vpnLegacySessions.organizationId });
   if (!ended) return;
   const [account] = await db.select().from(users).where(eq(users.id, ended.userId));

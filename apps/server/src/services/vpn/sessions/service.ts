@@ -15,15 +15,15 @@ import { isAuthorized } from '../../core/roles/service.ts';
 import { callerName, requireEndpoint, requireGateway, vpnOrganization } from '../gateways/access.ts';
 import { logGateway } from '../gateways/logs.ts';
 import { type EndpointRow, endpointsOfGateway, type GatewayRow } from '../gateways/lookup.ts';
-import { endConnections, endSessionsWhere, SESSION_MAX_MS } from './lifecycle.ts';
-import { type LiveSessions, liveSessionsOf } from './live.ts';
 import {
   newSecret,
   openApplicationPassword,
   sealApplicationPassword,
   secretHash,
   sessionToken,
-} from './secrets.ts';
+} from '../secrets.ts';
+import { endConnections, endSessionsWhere, SESSION_MAX_MS } from './lifecycle.ts';
+import { type LiveSessions, liveSessionsOf } from './live.ts';
 import * as store from './store.ts';
 
 /** What the sessions calls work with. */

@@ -6,15 +6,15 @@ import {
   randomBytes,
   timingSafeEqual,
 } from 'node:crypto';
-import type { Db } from '../../../db/index.ts';
-import { installSecret } from '../../../identity/keys.ts';
+import type { Db } from '../../db/index.ts';
+import { installSecret } from '../../identity/keys.ts';
 
-/** A random session secret or ticket: 32 bytes, base64url. Only its sha256 is stored. */
+/** A random secret (session, ticket, agent, legacy cookie): 32 bytes, base64url. Only its sha256 is stored. */
 export function newSecret(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** sha256 hex, as session secrets and tickets are stored. */
+/** sha256 hex, as the remote-access secrets are stored. */
 export function secretHash(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
