@@ -4,6 +4,8 @@
  */
 import { endpointAddressProblem, type HelloMessage, parseLanNetwork } from '@edgeport/tunnel-protocol';
 import type { Db } from '../../../db/index.ts';
+import { type GatewayLogLine, logGatewayLines } from '../gateways/logs.ts';
+import { endpointsOfGateway } from '../gateways/lookup.ts';
 import { secretMatches } from '../secrets.ts';
 import * as store from './store.ts';
 
@@ -46,7 +48,7 @@ export async function agentRefused(
   reason: string,
   at: Date,
 ) {
-  await store.addGatewayLogs(
+  await logGatewayLines(
     db,
     gateway,
     [{ level: 'WARN', message: `Tunnel refused from ${ip}: ${reason}`, detail: { ip } }],
@@ -65,7 +67,7 @@ export async function agentRegistered(
   ip: string,
   at: Date,
 ): Promise<{ lanNetwork: string | null }> {
-  const logs: store.GatewayLogEntry[] = [];
+  const logs: GatewayLogLine[] = [];
   await store.markOnline(db, gateway.id, { agentVersion: hello.agentVersion, agentAddress: ip, at });
   logs.push({
     message: `Tunnel connected from ${ip} (agent ${hello.agentVersion})`,
@@ -91,7 +93,7 @@ export async function agentRegistered(
     }
   }
   if (hello.endpoints.length > 0) logs.push(...(await agentEndpoints(db, gateway, hello, lanNetwork)));
-  await store.addGatewayLogs(db, gateway, logs, at);
+  await logGatewayLines(db, gateway, logs, at);
   return { lanNetwork };
 }
 
@@ -100,10 +102,10 @@ async function agentEndpoints(
   gateway: store.AgentGateway,
   hello: HelloMessage,
   lanNetwork: string | null,
-): Promise<store.GatewayLogEntry[]> {
-  const logs: store.GatewayLogEntry[] = [];
+): Promise<GatewayLogLine[]> {
+  const logs: GatewayLogLine[] = [];
   const lan = lanNetwork ? parseLanNetwork(lanNetwork) : undefined;
-  const existing = new Map((await store.endpointsOfGateway(db, gateway.id)).map((e) => [e.name, e]));
+  const existing = new Map((await endpointsOfGateway(db, gateway.id)).map((e) => [e.name, e]));
   const added: string[] = [];
   for (const endpoint of hello.endpoints) {
     const where = `${endpoint.name} (${endpoint.address}:${endpoint.port}/${endpoint.protocol})`;
@@ -153,7 +155,7 @@ export async function agentDisconnected(
   { stillOnline = false }: { stillOnline?: boolean } = {},
 ): Promise<void> {
   if (!stillOnline) await store.markOffline(db, gateway.id, at);
-  await store.addGatewayLogs(
+  await logGatewayLines(
     db,
     gateway,
     [{ message: `Tunnel disconnected: ${reason}`, system: stillOnline }],

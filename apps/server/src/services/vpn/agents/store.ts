@@ -1,7 +1,7 @@
 /** What gateway agents' tunnels read and write: the gateway's credentials and state, its log, agent endpoints. */
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../../db/index.ts';
-import { type EndpointProtocol, gatewayLogs, gateways, vpnEndpoints } from '../../../db/schema.ts';
+import { type EndpointProtocol, gateways, vpnEndpoints } from '../../../db/schema.ts';
 
 export type AgentGateway = {
   id: string;
@@ -9,13 +9,6 @@ export type AgentGateway = {
   name: string;
   agentSecretHash: string | null;
   lanNetwork: string | null;
-};
-
-export type GatewayLogEntry = {
-  level?: 'INFO' | 'WARN' | 'ERROR';
-  system?: boolean;
-  message: string;
-  detail?: Record<string, unknown>;
 };
 
 export async function gatewayForAgent(db: Db, gatewayId: string): Promise<AgentGateway | undefined> {
@@ -30,26 +23,6 @@ export async function gatewayForAgent(db: Db, gatewayId: string): Promise<AgentG
     .from(gateways)
     .where(eq(gateways.id, gatewayId));
   return row;
-}
-
-export async function addGatewayLogs(
-  db: Db,
-  gateway: Pick<AgentGateway, 'id' | 'organizationId'>,
-  entries: GatewayLogEntry[],
-  at: Date,
-): Promise<void> {
-  if (entries.length === 0) return;
-  await db.insert(gatewayLogs).values(
-    entries.map((entry) => ({
-      organizationId: gateway.organizationId,
-      gatewayId: gateway.id,
-      at,
-      level: entry.level ?? 'INFO',
-      system: entry.system ?? false,
-      message: entry.message,
-      detail: entry.detail ?? {},
-    })),
-  );
 }
 
 export async function markOnline(
@@ -79,29 +52,6 @@ export async function touchLastSeen(db: Db, gatewayId: string, at: Date): Promis
 
 export async function setLanNetwork(db: Db, gatewayId: string, lanNetwork: string): Promise<void> {
   await db.update(gateways).set({ lanNetwork }).where(eq(gateways.id, gatewayId));
-}
-
-export type StoredEndpoint = {
-  id: string;
-  name: string;
-  address: string;
-  protocol: EndpointProtocol;
-  port: number;
-  source: 'PORTAL' | 'AGENT';
-};
-
-export async function endpointsOfGateway(db: Db, gatewayId: string): Promise<StoredEndpoint[]> {
-  return db
-    .select({
-      id: vpnEndpoints.id,
-      name: vpnEndpoints.name,
-      address: vpnEndpoints.address,
-      protocol: vpnEndpoints.protocol,
-      port: vpnEndpoints.port,
-      source: vpnEndpoints.source,
-    })
-    .from(vpnEndpoints)
-    .where(eq(vpnEndpoints.gatewayId, gatewayId));
 }
 
 export async function insertAgentEndpoint(

@@ -9,21 +9,38 @@ export type GatewayLogEntry = {
   detail?: Record<string, unknown>;
 };
 
-/** Writes one line of a gateway's log. Never put secrets in `detail`. */
+/** A gateway log line to write. */
+export type GatewayLogLine = GatewayLogEntry & { message: string };
+
+/** Writes lines of a gateway's log, at `at` (default now). Never put secrets in `detail`. */
+export async function logGatewayLines(
+  db: Db,
+  gateway: { id: string; organizationId: string },
+  lines: GatewayLogLine[],
+  at?: Date,
+): Promise<void> {
+  if (lines.length === 0) return;
+  await db.insert(gatewayLogs).values(
+    lines.map((line) => ({
+      organizationId: gateway.organizationId,
+      gatewayId: gateway.id,
+      message: line.message,
+      level: line.level ?? 'INFO',
+      system: line.system ?? false,
+      detail: line.detail ?? {},
+      ...(at && { at }),
+    })),
+  );
+}
+
+/** Writes one line of a gateway's log. */
 export async function logGateway(
   db: Db,
   gateway: { id: string; organizationId: string },
   message: string,
   entry: GatewayLogEntry = {},
 ): Promise<void> {
-  await db.insert(gatewayLogs).values({
-    organizationId: gateway.organizationId,
-    gatewayId: gateway.id,
-    message,
-    level: entry.level ?? 'INFO',
-    system: entry.system ?? false,
-    detail: entry.detail ?? {},
-  });
+  await logGatewayLines(db, gateway, [{ ...entry, message }]);
 }
 
 export type GatewayLogFilter = {

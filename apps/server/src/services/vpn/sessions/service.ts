@@ -12,6 +12,7 @@ import type { GatewayTunnels } from '../../../tunnel/hub.ts';
 import { recordAudit } from '../../audit/service.ts';
 import type { OrganizationRow } from '../../core/organizations/store.ts';
 import { isAuthorized } from '../../core/roles/service.ts';
+import { actionNamed, findAction } from '../applications/store.ts';
 import { callerName, requireEndpoint, requireGateway, vpnOrganization } from '../gateways/access.ts';
 import { logGateway } from '../gateways/logs.ts';
 import { type EndpointRow, endpointsOfGateway, type GatewayRow } from '../gateways/lookup.ts';
@@ -442,7 +443,7 @@ async function applicationTarget(
   endpoint: EndpointRow,
   name: string,
 ): Promise<Target> {
-  const action = await store.actionByName(db, org.id, name);
+  const action = await actionNamed(db, org.id, name);
   if (!action) {
     if (name === DEFAULT_ACTION)
       return { protocol: endpoint.protocol, port: endpoint.port, path: '/', action };
@@ -482,7 +483,7 @@ export async function setApplicationPassword(
 ): Promise<void> {
   const { db } = context;
   const org = await vpnOrganization(db, principal, body.domain, 'READ');
-  const action = await store.actionById(db, org.id, body.actionId);
+  const action = await findAction(db, org.id, body.actionId);
   if (!action) throw notFound(`application '${body.actionId}' not found`);
   const owner = { userId: principal.userId, actionId: action.id };
   await store.upsertApplicationPassword(db, {

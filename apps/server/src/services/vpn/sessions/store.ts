@@ -38,26 +38,6 @@ export async function actionsOfProfile(db: Db, profileId: string | null): Promis
     .orderBy(asc(vpnActions.name));
 }
 
-export async function actionByName(
-  db: Db,
-  organizationId: string,
-  name: string,
-): Promise<ActionRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(vpnActions)
-    .where(and(eq(vpnActions.organizationId, organizationId), eq(vpnActions.name, name)));
-  return row;
-}
-
-export async function actionById(db: Db, organizationId: string, id: string): Promise<ActionRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(vpnActions)
-    .where(and(eq(vpnActions.organizationId, organizationId), eq(vpnActions.id, id)));
-  return row;
-}
-
 // --- application passwords ---------------------------------------------------------------------------------------
 
 export async function storedApplicationPassword(db: Db, userId: string, actionId: string) {
