@@ -22,6 +22,7 @@ import { MapContainer, Marker, Popup, TileLayer, useMap, useMapEvents } from 're
 import MarkerClusterGroup from 'react-leaflet-cluster';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
+import { statusIcon } from '../../shared/map/status-icon.ts';
 import {
   type DevicePosition,
   type DeviceStatus,
@@ -48,30 +49,13 @@ type Props = {
   focus?: { latitude: number; longitude: number } | null;
 };
 
-const icons = new Map<DeviceStatus, L.DivIcon>();
-function iconOf(status: string): L.DivIcon {
-  const key: DeviceStatus = status === 'ONLINE' ? 'ONLINE' : 'OFFLINE';
-  let icon = icons.get(key);
-  if (!icon) {
-    icon = L.divIcon({
-      className: classes.marker,
-      html: `<span class="${classes.dot}" data-status="${key}"></span>`,
-      iconSize: [18, 18],
-      iconAnchor: [9, 9],
-      popupAnchor: [0, -10],
-    });
-    icons.set(key, icon);
-  }
-  return icon;
-}
-
 /** What leaflet.markercluster hands to `iconCreateFunction` (its types are not installed). */
 type Cluster = { getAllChildMarkers(): L.Marker[] };
 
 /** A cluster: its device count inside a ring whose teal share is the share of online devices. */
 function clusterIcon(cluster: Cluster): L.DivIcon {
   const markers = cluster.getAllChildMarkers();
-  const online = markers.filter((marker) => marker.options.icon === icons.get('ONLINE')).length;
+  const online = markers.filter((marker) => marker.options.icon === statusIcon('ONLINE')).length;
   const angle = onlineAngle(online, markers.length);
   const ring = `conic-gradient(var(--mantine-color-teal-6) 0deg ${angle}deg, var(--mantine-color-gray-6) ${angle}deg 360deg)`;
   return L.divIcon({
@@ -323,7 +307,7 @@ function DeviceMarker({
   return (
     <Marker
       position={[device.latitude, device.longitude]}
-      icon={iconOf(device.status)}
+      icon={statusIcon(device.status)}
       title={device.label}
       alt={device.label}
       draggable={draggable}

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { MapContainer, Marker, Popup, TileLayer, useMap } from 'react-leaflet';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
+import { statusIcon } from '../../shared/map/status-icon.ts';
 import { fetchMapSettings } from '../devices/api.ts';
 import { DEVICES_KEY } from '../devices/query-keys.ts';
 import { fetchGateways, type Gateway, type GatewayStatus } from './api.ts';
@@ -21,22 +22,6 @@ const TILE_FAILURES_BEFORE_GIVING_UP = 4;
 const WORLD_CENTER: [number, number] = [20, 0];
 
 type Positioned = Gateway & { latitude: number; longitude: number };
-
-const icons = new Map<GatewayStatus, L.DivIcon>();
-function iconOf(status: GatewayStatus): L.DivIcon {
-  let icon = icons.get(status);
-  if (!icon) {
-    icon = L.divIcon({
-      className: classes.marker,
-      html: `<span class="${classes.dot}" data-status="${status}"></span>`,
-      iconSize: [18, 18],
-      iconAnchor: [9, 9],
-      popupAnchor: [0, -10],
-    });
-    icons.set(status, icon);
-  }
-  return icon;
-}
 
 /**
  * The gateways with a position on a Leaflet map in the status colours; a popup leads to the gateway's drawer. Without
@@ -141,7 +126,7 @@ export default function GatewayMap({ onOpen }: { onOpen: (name: string) => void 
             <Marker
               key={gateway.id}
               position={[gateway.latitude, gateway.longitude]}
-              icon={iconOf(gateway.status)}
+              icon={statusIcon(gateway.status)}
               title={gateway.name}
               alt={gateway.name}
               keyboard
