@@ -26,6 +26,7 @@ import { auditService } from './services/audit/routes.ts';
 import { portalFramingHook } from './services/core/apps/framing.ts';
 import { appOrigins } from './services/core/apps/service.ts';
 import { coreService } from './services/core/routes.ts';
+import { dashboardService } from './services/dashboard/routes.ts';
 import { InvoiceProvider } from './services/license/billing/invoice-provider.ts';
 import type { PaymentProvider } from './services/license/billing/payment-provider.ts';
 import { LicenseExpiry } from './services/license/licenses/expiry.ts';
@@ -62,6 +63,7 @@ export const SERVICES: ServiceDefinition[] = [
   limitsService,
   vpn2Service,
   legacyVpnService,
+  dashboardService,
 ];
 
 /** Fastify's validation message, naming the offending property where Ajv's text alone does not. */

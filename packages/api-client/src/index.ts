@@ -2,6 +2,7 @@ import createClient, { type ClientOptions } from 'openapi-fetch';
 import type { paths as AlarmsPaths } from './generated/alarms.ts';
 import type { paths as AuditPaths } from './generated/audit.ts';
 import type { paths as CorePaths } from './generated/core.ts';
+import type { paths as DashboardPaths } from './generated/dashboard.ts';
 import type { paths as LicensePaths } from './generated/license.ts';
 import type { paths as LimitsPaths } from './generated/limits.ts';
 import type { paths as MappingsPaths } from './generated/mappings.ts';
@@ -16,6 +17,7 @@ export type {
   AlarmsPaths,
   AuditPaths,
   CorePaths,
+  DashboardPaths,
   LegacyVpnPaths,
   LicensePaths,
   LimitsPaths,
@@ -98,4 +100,9 @@ export function createVpnClient(options: ClientOptions = {}) {
 /** Typed client of the legacy remote-access login; paths carry the `/svc/vpn` base. */
 export function createLegacyVpnClient(options: ClientOptions = {}) {
   return createClient<LegacyVpnPaths>(options);
+}
+
+/** Typed client of the dashboard service (dashboards, flows, widgets, assets); paths carry the `/svc/dashboard` base. */
+export function createDashboardClient(options: ClientOptions = {}) {
+  return createClient<DashboardPaths>(options);
 }

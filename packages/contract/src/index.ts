@@ -3,6 +3,7 @@ export * as audit from './audit.ts';
 export * as common from './common.ts';
 export * as core from './core.ts';
 export * as coreStore from './core-store.ts';
+export * as dashboards from './dashboards.ts';
 export * as license from './license.ts';
 export * as licenseBilling from './license-billing.ts';
 export * as licenseProducts from './license-products.ts';

@@ -1432,3 +1432,147 @@ export const vpnLegacySessions = pgTable('vpn_legacy_sessions', {
   createdAt: createdAt(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Dashboards and flows (spec 3, 4, 7 "Dashboard")
+
+/** What a row of `dashboards` is: a dashboard, a flow (a tree of dashboard entries), or a reusable widget. */
+export const DASHBOARD_KINDS = ['dashboard', 'flow', 'widget'] as const;
+export type DashboardKind = (typeof DASHBOARD_KINDS)[number];
+
+/** Sharing levels (spec 4): readers ('r') view, editors ('r/w') also edit. */
+export const SHARE_LEVELS = ['r', 'r/w'] as const;
+export type ShareLevel = (typeof SHARE_LEVELS)[number];
+
+/**
+ * A dashboard, flow or widget. Its content lives in versions; `currentVersion` is the one the viewer opens by default.
+ * The owner may share; editors may edit and save versions; readers may view. Organization admins (UPDATE/DELETE on
+ * `dashboards`) act as owners.
+ */
+export const dashboards = pgTable(
+  'dashboards',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<DashboardKind>().notNull(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    ownerId: uuid('owner_id').references(() => users.id, { onDelete: 'set null' }),
+    currentVersion: integer('current_version').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('dashboards_org_kind_idx').on(t.organizationId, t.kind, t.name)],
+);
+
+/** Who else may open a dashboard (spec 4): one row a user, level 'r' (reader) or 'r/w' (editor), never both. */
+export const dashboardShares = pgTable(
+  'dashboard_shares',
+  {
+    dashboardId: uuid('dashboard_id')
+      .notNull()
+      .references(() => dashboards.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    level: text('level').$type<ShareLevel>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.dashboardId, t.userId] }), index('dashboard_shares_user_idx').on(t.userId)],
+);
+
+/**
+ * One saved version of a dashboard's document (`@edgeport/dashboard-schema`), numbered from 1. `derivedFrom` names the
+ * version it was derived from (spec 4 "derived from another version").
+ */
+export const dashboardVersions = pgTable(
+  'dashboard_versions',
+  {
+    dashboardId: uuid('dashboard_id')
+      .notNull()
+      .references(() => dashboards.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    document: jsonb('document').$type<Record<string, unknown>>().notNull(),
+    derivedFrom: integer('derived_from'),
+    comment: text('comment').notNull().default(''),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.dashboardId, t.version] })],
+);
+
+/** A file a dashboard shows (an image widget's picture). The bytes live in the BlobStore under `blobKey`. */
+export const dashboardAssets = pgTable(
+  'dashboard_assets',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    dashboardId: uuid('dashboard_id')
+      .notNull()
+      .references(() => dashboards.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    contentType: text('content_type').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    blobKey: text('blob_key').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.dashboardId, t.name] }), index('dashboard_assets_org_idx').on(t.organizationId)],
+);
+
+/** A one-time upload URL for an asset (GET .../upload hands it out, the PUT to it consumes it). */
+export const dashboardAssetUploads = pgTable('dashboard_asset_uploads', {
+  /** sha256 hex of the token in the upload URL. */
+  tokenHash: text('token_hash').primaryKey(),
+  organizationId: uuid('organization_id')
+    .notNull()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  dashboardId: uuid('dashboard_id')
+    .notNull()
+    .references(() => dashboards.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+/** The organization's gallery: an uploaded asset package with a manifest listing the widgets it provides. */
+export const galleryAssets = pgTable(
+  'gallery_assets',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    manifest: jsonb('manifest').$type<Record<string, unknown>>().notNull(),
+    contentType: text('content_type').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    blobKey: text('blob_key').notNull(),
+    uploadedBy: uuid('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.name] })],
+);
+
+/** A user's own settings for one dashboard (spec 7 userPreferences "with a dashboardId added"), by key. */
+export const dashboardUserPreferences = pgTable(
+  'dashboard_user_preferences',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    dashboardId: uuid('dashboard_id')
+      .notNull()
+      .references(() => dashboards.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    value: jsonb('value').$type<unknown>().notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.dashboardId, t.key] })],
+);

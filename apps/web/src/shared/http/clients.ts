@@ -2,6 +2,7 @@ import {
   createAlarmsClient,
   createAuditClient,
   createCoreClient,
+  createDashboardClient,
   createLicenseClient,
   createLimitsClient,
   createMappingsClient,
@@ -28,6 +29,7 @@ export const notificationsClient = createNotificationsClient({ fetch: timedFetch
 export const triggerManagerClient = createTriggerManagerClient({ fetch: timedFetch(DEFAULT_TIMEOUT_MS) });
 export const limitsClient = createLimitsClient({ fetch: timedFetch(DEFAULT_TIMEOUT_MS) });
 export const vpnClient = createVpnClient({ fetch: timedFetch(DEFAULT_TIMEOUT_MS) });
+export const dashboardClient = createDashboardClient({ fetch: timedFetch(DEFAULT_TIMEOUT_MS) });
 /** Preset and model creation or update (spec 9: 300 s). */
 export const slowMappingsClient = createMappingsClient({ fetch: timedFetch(PRESET_MODEL_TIMEOUT_MS) });
 

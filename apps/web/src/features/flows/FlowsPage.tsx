@@ -1,0 +1,4 @@
+/** Work in progress (issue 6): replaced by the real page before this lands. */
+export default function FlowsPage() {
+  return null;
+}
