@@ -4,10 +4,13 @@ import type { SUPPORTED_LOCALES } from '../shared/i18n/locales.ts';
 type Translations = { [key: string]: string | Translations };
 
 // The shell's files and every feature's own files, merged per language as i18n.ts merges them.
-const sources = import.meta.glob<Translations>(['./*.json', '../features/*/locales/*.json'], {
-  eager: true,
-  import: 'default',
-});
+const sources = import.meta.glob<Translations>(
+  ['./*.json', '../features/*/locales/*.json', '../features/*/*/locales/*.json'],
+  {
+    eager: true,
+    import: 'default',
+  },
+);
 
 function merged(fileName: string): Translations {
   const parts = Object.entries(sources).filter(([file]) => file.endsWith(`/${fileName}`));

@@ -4,11 +4,14 @@ import { DEFAULT_LOCALE, type Locale, localeCookie } from './locales.ts';
 
 export type Translations = { [key: string]: string | Translations };
 
-// The shell's texts live in src/locales; a feature may keep its own under src/features/<feature>/locales, each file
+// The shell's texts live in src/locales; a feature may keep its own under src/features/<feature>/locales (or <feature>/<part>/locales), each file
 // holding its own top-level keys, so features do not all edit one file.
-const bundles = import.meta.glob<Translations>(['../../locales/*.json', '../../features/*/locales/*.json'], {
-  import: 'default',
-});
+const bundles = import.meta.glob<Translations>(
+  ['../../locales/*.json', '../../features/*/locales/*.json', '../../features/*/*/locales/*.json'],
+  {
+    import: 'default',
+  },
+);
 
 const FILE_NAME: Record<Locale, string> = {
   'en-US': 'en.json',
