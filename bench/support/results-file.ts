@@ -20,6 +20,7 @@ export const SECTIONS = [
   'devices-table',
   'data-explore',
   'remote-access',
+  'dashboards',
   'web',
 ] as const;
 export type SectionName = (typeof SECTIONS)[number];

@@ -44,7 +44,8 @@ export const FlowEntry = Type.Object(
     id: ElementId,
     parentId: Type.Optional(ElementId),
     alias: Type.String({ minLength: 1, maxLength: 100 }),
-    icon: Type.Union(FLOW_ICONS.map((icon) => Type.Literal(icon))),
+    // Unsafe keeps the same JSON schema but types it as the icon names (a Union over a mapped array types `never`).
+    icon: Type.Unsafe<FlowIcon>(Type.Union(FLOW_ICONS.map((icon) => Type.Literal(icon)))),
     color: Type.String({ pattern: '^#[0-9a-fA-F]{6}$' }),
     target: FlowTarget,
     position: Type.Object({ x: Type.Number(), y: Type.Number() }, strict),

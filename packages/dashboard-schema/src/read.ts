@@ -127,6 +127,7 @@ function dashboardIntegrity(document: DashboardDocument, at: string): string[] {
         errors.push(`${where}/action/pageId must name one of the pages`);
       }
     });
+    if (hasParentCycle(page.widgets)) errors.push(`${pageAt}/widgets parentId must not form a cycle`);
   });
   return errors;
 }
@@ -184,20 +185,26 @@ function readFlow(raw: unknown, at: string): ReadResult<FlowDocument> {
       broken.push(`${at}/entries/${index}/parentId must name another entry`);
     }
   });
-  if (broken.length === 0 && hasCycle(document)) broken.push(`${at}/entries parentId must not form a cycle`);
+  if (broken.length === 0 && hasParentCycle(document.entries))
+    broken.push(`${at}/entries parentId must not form a cycle`);
   return broken.length > 0 ? { ok: false, errors: broken } : { ok: true, document };
 }
 
-function hasCycle(document: FlowDocument): boolean {
-  const parentOf = new Map(document.entries.map((entry) => [entry.id, entry.parentId]));
-  return document.entries.some((entry) => {
-    const seen = new Set<string>();
-    for (let id: string | undefined = entry.id; id !== undefined; id = parentOf.get(id)) {
-      if (seen.has(id)) return true;
-      seen.add(id);
+/** Whether following `parentId` links from some item comes back to it (groups of a page, entries of a flow). */
+export function hasParentCycle(items: readonly { id: string; parentId?: string | undefined }[]): boolean {
+  const parentOf = new Map(items.map((item) => [item.id, item.parentId]));
+  const safe = new Set<string>();
+  for (const item of items) {
+    const path = new Set<string>();
+    let id: string | undefined = item.id;
+    while (id !== undefined && !safe.has(id)) {
+      if (path.has(id)) return true;
+      path.add(id);
+      id = parentOf.get(id);
     }
-    return false;
-  });
+    for (const visited of path) safe.add(visited);
+  }
+  return false;
 }
 
 function readWidgets(raw: unknown, at: string): ReadResult<WidgetDocument> {

@@ -36,6 +36,8 @@ export type ClipboardPayload = {
   widgets: Widget[];
   /** The slots the widgets' bindings use; a paste adds the ones the target dashboard lacks. */
   slots: DeviceSlot[];
+  /** The variables the widgets' bindings and actions use; a paste adds the ones the target lacks (absent: none). */
+  variables?: Variable[];
 };
 
 export type DeleteOutcome = 'deleted' | 'nothing-selected' | 'page-protected';
@@ -69,8 +71,19 @@ export type EditorCommands = {
   setVariables(variables: Variable[]): void;
   undo(): void;
   redo(): void;
-  /** After a successful save: the current document becomes the saved one (dirty false); history is kept. */
-  markSaved(): void;
+  /**
+   * After a successful save: the current document becomes the saved one (dirty false); history is kept. Pass the
+   * document that was sent when the user may have edited on while the save was under way (dirty stays true then).
+   */
+  markSaved(saved?: DashboardDocument): void;
+  /** Dissolves the selected groups: their children move to the group's parent (one step). */
+  ungroupSelection(): void;
+  /** Moves a page to another position of the pages list (one step). */
+  movePage(pageId: string, toIndex: number): void;
+  /** Makes another page the root page (one step). */
+  setRootPage(pageId: string): void;
+  /** Starts over on another document (a loaded version): history cleared, the document counts as saved. */
+  load(document: DashboardDocument): void;
 };
 
 export type { DashboardDocument, Page, Widget };

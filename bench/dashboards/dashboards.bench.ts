@@ -1,0 +1,271 @@
+/**
+ * Dashboard benchmarks (issue 6), in Debian's Chromium against the browser tests' server (PGlite, embedded broker):
+ *
+ * 1. Live load: the viewer of a 50-widget dashboard (values, gauges, line charts) while its device publishes all 50
+ *    bound values 10 times a second over MQTT. Main-thread busy = Chromium's own task time (CDP `Performance`
+ *    `TaskDuration`) over wall time; input latency = pointer-down → the next frame, for clicks on the viewer's
+ *    controls during the load. Targets: busy < 50 %, input latency < 100 ms.
+ * 2. First frame: in-app navigation to a 100-widget dashboard → the first frame with all 100 widgets on screen
+ *    (document fetched, page module loaded, widgets rendered). Target: < 500 ms.
+ * 3. Undo/redo: 1,000 edits in the editor (paste, delete), then 1,000 × Ctrl+Z and 1,000 × Ctrl+Shift+Z; each
+ *    keystroke's time from the key event to the update being committed. Target: each < 16 ms.
+ *
+ * `npx playwright test --config bench/dashboards/playwright.config.ts` (build the web first). NO_WRITE=1 prints only.
+ */
+import os from 'node:os';
+import { expect, type Page, test } from '@playwright/test';
+import mqtt from 'mqtt';
+import { e2eMqttPort } from '../../apps/web/e2e/support/environment.ts';
+import { signInAs } from '../../apps/web/e2e/support/portal.ts';
+import { PORTAL_ACCESS, seedTenant, type Tenant } from '../../apps/web/e2e/support/seed.ts';
+import { writeSection } from '../support/results-file.ts';
+import { percentile, round } from '../support/stats.ts';
+import { BENCH_PATHS, benchDocument } from './documents.ts';
+
+const WIDGET = '[data-widget-id]';
+const LIVE_SECONDS = Number(process.env.LIVE_SECONDS ?? 20);
+const FIRST_FRAME_RUNS = Number(process.env.FIRST_FRAME_RUNS ?? 7);
+const UNDO_STEPS = Number(process.env.UNDO_STEPS ?? 1000);
+
+type Results = { rows: string[] };
+const results: Results = { rows: [] };
+
+/** What the page keeps on `window` (bench scripts compile without the DOM library). */
+type Probe = { latencies: number[]; steps: number[] };
+type Win = typeof globalThis & { probe: Probe };
+
+async function seed(page: Page): Promise<{ tenant: Tenant; device: { id: string; password?: string } }> {
+  const tenant = await seedTenant(page.request, {
+    organizations: [{ key: 'org', name: 'Bench plant' }],
+    users: [
+      {
+        key: 'designer',
+        memberships: [
+          {
+            org: 'org',
+            permissions: [
+              PORTAL_ACCESS,
+              { rsname: 'devices', scopes: ['READ'] },
+              { rsname: 'models', scopes: ['READ'] },
+              { rsname: 'dashboards', scopes: ['READ', 'CREATE', 'UPDATE', 'DELETE'] },
+            ],
+          },
+        ],
+      },
+    ],
+    telemetry: [
+      {
+        org: 'org',
+        model: 'Line',
+        paths: BENCH_PATHS.map((path) => ({ path, type: 'number' as const })),
+        preset: 'Line PLC',
+        devices: ['Line 1'],
+        points: 0,
+        intervalMs: 1000,
+        mqttCredentials: true,
+      },
+    ],
+  });
+  const device = tenant.telemetryDevices['Line 1'];
+  if (!device?.password) throw new Error('the fixture issued no credentials');
+  return { tenant, device };
+}
+
+/** The permission token the portal sends to the dashboard service (taken from its own request). */
+async function portalToken(page: Page): Promise<string> {
+  const request = await page.waitForRequest(
+    (candidate) =>
+      (candidate.headers().authorization ?? '').startsWith('Bearer ') && candidate.url().includes('/svc/'),
+  );
+  return (request.headers().authorization ?? '').slice('Bearer '.length);
+}
+
+async function createDashboard(page: Page, token: string, name: string, widgets: number): Promise<string> {
+  const response = await page.request.post('/svc/dashboard/api/v1/dashboards', {
+    headers: { authorization: `Bearer ${token}` },
+    data: { name, document: benchDocument(widgets) },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  return ((await response.json()) as { id: string }).id;
+}
+
+function publishAt10Hz(device: { id: string; password?: string }) {
+  const client = mqtt.connect(`mqtt://127.0.0.1:${e2eMqttPort()}`, {
+    clientId: device.id,
+    username: device.id,
+    password: device.password ?? '',
+    protocolVersion: 4,
+  });
+  let tick = 0;
+  const timer = setInterval(() => {
+    tick += 1;
+    const values = Object.fromEntries(
+      BENCH_PATHS.map((path, index) => [
+        path.slice(1).replaceAll('/', '_'),
+        50 + 40 * Math.sin((tick + index) / 10),
+      ]),
+    );
+    client.publish(`devices/${device.id}/data`, JSON.stringify({ ts: Date.now(), values }), { qos: 0 });
+  }, 100);
+  return () => {
+    clearInterval(timer);
+    client.end(true);
+  };
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test('dashboards: live load, first frame, undo/redo', async ({ page }) => {
+  test.setTimeout(600_000);
+  const { tenant, device } = await seed(page);
+  const tokenPromise = portalToken(page);
+  await signInAs(page, tenant, 'designer', '/flows/dashboards');
+  const token = await tokenPromise;
+  const live = await createDashboard(page, token, 'Fifty live widgets', 50);
+  const big = await createDashboard(page, token, 'A hundred widgets', 100);
+  const slot = `ecc_device_main=${device.id}`;
+
+  // 1. Live load.
+  await page.goto(`/#/dashboards/${live}?${slot}`);
+  await expect(page.locator(WIDGET)).toHaveCount(50);
+  const stop = publishAt10Hz(device);
+  try {
+    await expect(page.locator(WIDGET).first()).not.toContainText('No value', { timeout: 10_000 });
+    await page.waitForTimeout(3000);
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const taskSeconds = async () => {
+      const { metrics } = await cdp.send('Performance.getMetrics');
+      return metrics.find((metric) => metric.name === 'TaskDuration')?.value ?? 0;
+    };
+    await page.evaluate(() => {
+      const win = globalThis as Win;
+      win.probe = { latencies: [], steps: [] };
+      const target = globalThis as unknown as {
+        addEventListener(
+          type: string,
+          listener: (event: { timeStamp: number }) => void,
+          capture: boolean,
+        ): void;
+        requestAnimationFrame(callback: (time: number) => void): void;
+        performance: { now(): number };
+      };
+      target.addEventListener(
+        'pointerdown',
+        (event) =>
+          target.requestAnimationFrame(() =>
+            win.probe.latencies.push(target.performance.now() - event.timeStamp),
+          ),
+        true,
+      );
+    });
+    const startedTask = await taskSeconds();
+    const startedAt = Date.now();
+    const controls = page.getByRole('tab');
+    while (Date.now() - startedAt < LIVE_SECONDS * 1000) {
+      await page.waitForTimeout(700);
+      await controls.first().click();
+    }
+    const busy = (await taskSeconds()) - startedTask;
+    const wall = (Date.now() - startedAt) / 1000;
+    const latencies = await page.evaluate(() => (globalThis as Win).probe.latencies);
+    const sorted = [...latencies].sort((a, b) => a - b);
+    const busyPercent = (100 * busy) / wall;
+    results.rows.push(
+      `| 50 widgets, 50 values at 10 Hz: main thread busy (${LIVE_SECONDS} s) | ${round(busyPercent)} % | < 50 % | ${busyPercent < 50 ? 'yes' : 'no'} |`,
+      `| … input latency pointer-down → next frame p50 / p95 / max (${sorted.length} clicks) | ${round(percentile(sorted, 50))} / ${round(percentile(sorted, 95))} / ${round(sorted.at(-1) ?? 0)} ms | < 100 ms | ${(sorted.at(-1) ?? 0) < 100 ? 'yes' : 'no'} |`,
+    );
+  } finally {
+    stop();
+  }
+
+  // 2. First frame of a 100-widget dashboard, by in-app navigation (the portal is loaded, the dashboard is not).
+  const firstFrames: number[] = [];
+  for (let run = 0; run < FIRST_FRAME_RUNS; run++) {
+    await page.goto('/#/flows/dashboards');
+    await expect(page.getByText('A hundred widgets')).toBeVisible();
+    const elapsed = await page.evaluate(
+      ({ id, query, selector }) =>
+        new Promise<number>((resolve) => {
+          const g = globalThis as unknown as {
+            location: { hash: string };
+            performance: { now(): number };
+            requestAnimationFrame(callback: () => void): void;
+            setTimeout(callback: () => void, ms: number): void;
+            document: { querySelectorAll(selector: string): { length: number } };
+          };
+          const started = g.performance.now();
+          const poll = () => {
+            if (g.document.querySelectorAll(selector).length >= 100) {
+              // The frame that shows them: the next animation frame, then the task after it (paint done).
+              g.requestAnimationFrame(() => g.setTimeout(() => resolve(g.performance.now() - started), 0));
+            } else g.requestAnimationFrame(poll);
+          };
+          g.location.hash = `#/dashboards/${id}?${query}`;
+          g.requestAnimationFrame(poll);
+        }),
+      { id: big, query: slot, selector: WIDGET },
+    );
+    firstFrames.push(elapsed);
+  }
+  const frames = [...firstFrames].sort((a, b) => a - b);
+  results.rows.push(
+    `| 100-widget dashboard, navigation → first frame with all widgets, median / max (${frames.length} runs) | ${round(percentile(frames, 50))} / ${round(frames.at(-1) ?? 0)} ms | < 500 ms | ${(frames.at(-1) ?? 0) < 500 ? 'yes' : 'no'} |`,
+  );
+
+  // 3. Undo/redo of 1,000 steps in the editor.
+  await page.goto(`/#/dashboards/${live}/edit?${slot}`);
+  await expect(page.locator(WIDGET)).toHaveCount(50);
+  await page.locator(WIDGET).first().click();
+  await page.keyboard.press('Control+c');
+  for (let step = 0; step < UNDO_STEPS / 2; step++) {
+    await page.keyboard.press('Control+v');
+    await page.keyboard.press('Delete');
+  }
+  await page.evaluate(() => {
+    const win = globalThis as Win;
+    win.probe = { latencies: [], steps: [] };
+    const target = globalThis as unknown as {
+      addEventListener(
+        type: string,
+        listener: (event: { timeStamp: number }) => void,
+        capture: boolean,
+      ): void;
+      setTimeout(callback: () => void, ms: number): void;
+      performance: { now(): number };
+    };
+    // Registered on window in the bubbling phase: it runs after the editor's handlers; the timeout runs after React
+    // has committed the update the keystroke scheduled (a discrete event's update is flushed in a microtask).
+    target.addEventListener(
+      'keydown',
+      (event) => target.setTimeout(() => win.probe.steps.push(target.performance.now() - event.timeStamp), 0),
+      false,
+    );
+  });
+  for (let step = 0; step < UNDO_STEPS; step++) await page.keyboard.press('Control+z');
+  const undo = await page.evaluate(() => (globalThis as Win).probe.steps.splice(0));
+  for (let step = 0; step < UNDO_STEPS; step++) await page.keyboard.press('Control+Shift+z');
+  const redo = await page.evaluate(() => (globalThis as Win).probe.steps.splice(0));
+  await expect(page.locator(WIDGET)).toHaveCount(50);
+  for (const [name, steps] of [
+    ['undo', undo],
+    ['redo', redo],
+  ] as const) {
+    const sorted = [...steps].sort((a, b) => a - b);
+    results.rows.push(
+      `| ${name} of ${steps.length} steps (editor, 50 widgets): key → update committed p50 / p95 / max | ${round(percentile(sorted, 50))} / ${round(percentile(sorted, 95))} / ${round(sorted.at(-1) ?? 0)} ms | each < 16 ms | ${(sorted.at(-1) ?? 0) < 16 ? 'yes' : 'no'} |`,
+    );
+  }
+
+  const body = [
+    '## Dashboards (Chromium, the real portal)',
+    '',
+    `Measured ${new Date().toISOString().slice(0, 10)} on this machine (${os.cpus().length} cores, load ${round(os.loadavg()[0] ?? 0)}) by \`npx playwright test --config bench/dashboards/playwright.config.ts\`: the browser tests' server (PGlite, embedded broker) and the real viewer and editor in Debian's Chromium (headless), signed in as a designer.`,
+    '',
+    '| measurement | result | limit | met |',
+    '| --- | --- | --- | --- |',
+    ...results.rows,
+  ].join('\n');
+  if (!process.env.NO_WRITE) writeSection('dashboards', body);
+  console.log(body);
+});
