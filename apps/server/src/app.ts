@@ -9,6 +9,8 @@ import websocket from '@fastify/websocket';
 import { sql } from 'drizzle-orm';
 import Fastify, { type FastifySchemaValidationError, type FastifyServerOptions } from 'fastify';
 import { createWebSocketStream } from 'ws';
+import type { BlobStore } from './blob/blob-store.ts';
+import { DirectoryBlobStore } from './blob/directory-store.ts';
 import { Clock } from './clock.ts';
 import { baseOrigin, type Config } from './config.ts';
 import type { Database } from './db/index.ts';
@@ -85,6 +87,8 @@ export type AppOptions = {
   mail?: MailTransport;
   /** Where charges go; by default invoices (`InvoiceProvider`). */
   payments?: PaymentProvider;
+  /** Where files go; by default `{dataDir}/blobs`. */
+  blobs?: BlobStore;
 };
 
 export async function buildApp({
@@ -93,6 +97,7 @@ export async function buildApp({
   logger = false,
   mail: mailOption,
   payments = new InvoiceProvider(),
+  blobs = new DirectoryBlobStore(path.join(config.dataDir, 'blobs')),
 }: AppOptions) {
   const app = Fastify({
     logger,
@@ -185,6 +190,7 @@ export async function buildApp({
       payments,
       licenseExpiry,
       tunnels,
+      blobs,
     });
 
   if (config.testFixtures)
@@ -243,6 +249,7 @@ export async function buildApp({
     payments,
     licenseExpiry,
     tunnels,
+    blobs,
     markShuttingDown: () => (shuttingDown = true),
   });
 }

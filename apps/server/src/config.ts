@@ -27,6 +27,8 @@ export type Config = {
   /** Serves the host/app bridge samples at /samples/* (EDGEPORT_SAMPLES; on with the demo unless set). */
   samples: boolean;
   samplesDir: string;
+  /** Bytes of dashboard assets and gallery files one organization may store (DASHBOARD_ASSET_LIMIT_BYTES). */
+  assetStorageLimitBytes: number;
 };
 
 export class ConfigError extends Error {}
@@ -86,6 +88,16 @@ function origins(env: NodeJS.ProcessEnv, name: string): string[] {
   });
 }
 
+/** A byte count: a non-negative safe integer. */
+function bytes(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = optional(env, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new ConfigError(`${name} must be a number of bytes, got '${raw}'`);
+  return value;
+}
+
 /** The environment, read once, typed. Every variable is listed in the README's configuration table. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 8080);
@@ -118,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embedHostOrigins: origins(env, 'EMBED_HOST_ORIGINS'),
     samples: flag(env, 'EDGEPORT_SAMPLES', flag(env, 'EDGEPORT_DEMO', false)),
     samplesDir: path.resolve(import.meta.dirname, '../../../samples'),
+    assetStorageLimitBytes: bytes(env, 'DASHBOARD_ASSET_LIMIT_BYTES', 100 * 1024 * 1024),
   };
 }
 

@@ -8,6 +8,7 @@ import { createDevice } from '../services/core/devices/provisioning.ts';
 import { seedDemoLicenses } from '../services/license/demo.ts';
 import { issueDeviceCredentials } from '../services/license/device-credentials.ts';
 import { seedDemoModel } from '../services/mappings/demo.ts';
+import { seedDemoDashboards } from './dashboards.ts';
 import { DEMO_ORGANIZATION, DEMO_REALM } from './seed.ts';
 
 /** Six packaging lines around the demo plant in Eindhoven, so the device map has something to show. */
@@ -64,6 +65,8 @@ export async function startDemoDevices(
   const organizationId = await demoOrganizationId(db);
   if (!organizationId) return async () => {};
   const ids = await ensureDemoDevices(db, organizationId);
+  const { modelId } = await seedDemoModel(db, organizationId);
+  await seedDemoDashboards(db, { organizationId, modelId, lines: ids });
   if (await seedDemoAlarmRules(db, organizationId)) await alarms.rulesChanged(organizationId);
   const credentials = [];
   for (const deviceId of ids)

@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import type { BlobStore } from '../blob/blob-store.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
@@ -38,6 +39,8 @@ export type ServiceContext = {
   licenseExpiry: LicenseExpiry;
   /** The gateway agents' tunnels (remote access). */
   tunnels: GatewayTunnels;
+  /** Files (dashboard assets, gallery packages): the data directory's `blobs` folder. */
+  blobs: BlobStore;
 };
 
 export type ServiceDefinition = {

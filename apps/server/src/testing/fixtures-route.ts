@@ -30,6 +30,7 @@ import { seedTelemetryFixture } from '../services/platform/data/fixtures.ts';
 import type { TriggerEngine } from '../services/triggermanager/engine.ts';
 import { GatewayFixture, type SeededGateway, seedGateway } from '../services/vpn/fixtures.ts';
 import { AlarmRuleFixture, seedAlarmRules } from './alarm-fixtures.ts';
+import { DashboardFixture, seedDashboards } from './dashboard-fixtures.ts';
 import { LimitsFixture, seedLimits, seedTriggers, TriggerFixture } from './trigger-limit-fixtures.ts';
 
 const Permission = Type.Object({ rsname: Type.String(), scopes: Type.Array(Type.String()) });
@@ -165,6 +166,9 @@ const TenantFixture = Type.Object({
   // Remote-access gateways (issue 9): each a device with an ACTIVE VPN licence, its gateway, LAN, profile, endpoints
   // and applications; answered as gateways: name -> { name, id, deviceId, activationKey, ... }.
   gateways: Type.Optional(Type.Array(GatewayFixture)),
+  // Dashboards, flows and widgets (issue 6; owner and shares by user key, placeholders for seeded ids); answered as
+  // dashboards: name -> id.
+  dashboards: Type.Optional(Type.Array(DashboardFixture)),
 });
 /** What `POST /test-support/tenants` takes (the browser tests' seed builds on it). */
 export type TenantFixture = Static<typeof TenantFixture>;
@@ -338,10 +342,12 @@ async function seedTenant(
       });
     gateways[seed.name] = await seedGateway(db, org.id, seed);
   }
+  const dashboards = await seedDashboards(db, organizations, users, fixture.dashboards ?? []);
   return {
     realm: fixture.realm,
     organizations,
     users,
+    dashboards,
     telemetryDevices,
     devices: seededDevices,
     notifications: notified.notifications,

@@ -63,4 +63,33 @@ export const EXEMPT: Record<string, string> = {
   'POST /svc/vpn/logout': "ends the caller's own cookie session; names nothing",
   'GET /svc/vpn2/api/v1/companionApp/info': 'the companion CLI download and command line; no tenant data',
   'GET /svc/vpn2/api/v1/regions': "the installation's one region (its public origin); no tenant data",
+
+  // Dashboards (issue 6): the organization is the token's; lists and creation name no object of another tenant.
+  'POST /svc/dashboard/api/v1/dashboards':
+    "creates a new dashboard owned by the caller in the token's organization; names no existing object",
+  'GET /svc/dashboard/api/v1/dashboards': "the dashboards the caller may open in the token's organization",
+  'GET /svc/dashboard/api/v1/dashboards/mine': "the dashboards the caller owns in the token's organization",
+  'GET /svc/dashboard/api/v1/dashboards/sharedWithMe':
+    "the dashboards shared with the caller in the token's organization",
+  'POST /svc/dashboard/api/v1/flows':
+    "creates a new flow owned by the caller in the token's organization; names no existing object",
+  'GET /svc/dashboard/api/v1/flows': "the flows the caller may open in the token's organization",
+  'GET /svc/dashboard/api/v1/flows/mine': "the flows the caller owns in the token's organization",
+  'GET /svc/dashboard/api/v1/flows/sharedWithMe':
+    "the flows shared with the caller in the token's organization",
+  'POST /svc/dashboard/api/v1/widgets':
+    "creates a new widget owned by the caller in the token's organization; names no existing object",
+  'GET /svc/dashboard/api/v1/widgets': "the widgets the caller may open in the token's organization",
+  'GET /svc/dashboard/api/v1/widgets/mine': "the widgets the caller owns in the token's organization",
+  'GET /svc/dashboard/api/v1/widgets/sharedWithMe':
+    "the widgets shared with the caller in the token's organization",
+  'GET /svc/dashboard/api/v1/assetstorage':
+    "the asset storage usage of the token's organization (its own assets and gallery files)",
+  'GET /svc/dashboard/api/v1/organizations/manifest': "the gallery of the token's organization",
+  'GET /svc/dashboard/api/v1/organizations/gallery/widgets':
+    "the widgets of the gallery of the token's organization",
+  'PUT /svc/dashboard/api/v1/gallery/assets/{a}/upload':
+    "multipart upload into the token's organization's gallery: {a} is a name inside the caller's own " +
+    "organization (no other tenant's row is looked up); the harness sends JSON only, so gallery.test.ts " +
+    'covers it: another organization uploading the same name leaves the first one untouched',
 };

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { type App, buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
@@ -14,7 +17,15 @@ export const TEST_PORT = 8080;
  * TEST_DATABASE_URL is set (the test script sets it for the TEST_POSTGRES=1 run).
  */
 export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
-  const config = { ...loadConfig({ PORT: String(TEST_PORT), EDGEPORT_DEMO: 'false' }), ...overrides };
+  // Files (dashboard assets) go to a directory of this server's own, never to the checkout's ./data.
+  const ownDataDir = overrides.dataDir
+    ? undefined
+    : path.join(tmpdir(), `edgeport-test-${randomBytes(6).toString('hex')}`);
+  const config = {
+    ...loadConfig({ PORT: String(TEST_PORT), EDGEPORT_DEMO: 'false' }),
+    ...(ownDataDir ? { dataDir: ownDataDir } : {}),
+    ...overrides,
+  };
   const adminUrl = process.env.TEST_DATABASE_URL;
   let dropDatabase = async () => {};
   let databaseUrl: string | undefined;
@@ -39,6 +50,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
       await app.close();
       await database.close();
       await dropDatabase();
+      if (ownDataDir) await rm(ownDataDir, { recursive: true, force: true });
     },
   };
 }

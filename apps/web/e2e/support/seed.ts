@@ -29,6 +29,8 @@ export type Tenant = {
   telemetryDevices: Record<string, { id: string; password?: string }>;
   /** Gateways of the optional `gateways` fixture field (issue 9), by name, with their VPN activation key. */
   gateways: Record<string, { name: string; id: string; deviceId: string; activationKey: string }>;
+  /** Dashboards, flows and widgets of the optional `dashboards` fixture field (issue 6), by name. */
+  dashboards: Record<string, string>;
 };
 
 /** A realm name nobody else uses: every test gets its own tenant. */
@@ -58,6 +60,7 @@ export async function seedTenant(request: APIRequestContext, fixture: TenantFixt
     users: Record<string, { id: string; email: string }>;
     telemetryDevices?: Tenant['telemetryDevices'];
     gateways?: Tenant['gateways'];
+    dashboards?: Tenant['dashboards'];
   };
   return {
     realm,
@@ -65,6 +68,7 @@ export async function seedTenant(request: APIRequestContext, fixture: TenantFixt
     organizations: body.organizations,
     telemetryDevices: body.telemetryDevices ?? {},
     gateways: body.gateways ?? {},
+    dashboards: body.dashboards ?? {},
     users: Object.fromEntries(
       users.map((user) => {
         const seeded = body.users[user.key];

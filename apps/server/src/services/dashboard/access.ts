@@ -58,6 +58,33 @@ export async function dashboardWithAccess(
     .select()
     .from(dashboards)
     .where(and(eq(dashboards.id, id), eq(dashboards.organizationId, org.id), eq(dashboards.kind, kind)));
+  return checkedAccess(db, principal, org, row, kind, id, needed);
+}
+
+/** Like `dashboardWithAccess`, for a dashboard, flow or widget of any kind (user preferences name just an id). */
+export async function anyDashboardWithAccess(
+  db: Db,
+  principal: Principal,
+  id: string,
+  needed: AccessLevel = 'r',
+): Promise<{ org: OrganizationRow; row: DashboardRow; access: AccessLevel }> {
+  const org = await dashboardOrganization(db, principal);
+  const [row] = await db
+    .select()
+    .from(dashboards)
+    .where(and(eq(dashboards.id, id), eq(dashboards.organizationId, org.id)));
+  return checkedAccess(db, principal, org, row, row?.kind ?? 'dashboard', id, needed);
+}
+
+async function checkedAccess(
+  db: Db,
+  principal: Principal,
+  org: OrganizationRow,
+  row: DashboardRow | undefined,
+  kind: DashboardKind,
+  id: string,
+  needed: AccessLevel,
+): Promise<{ org: OrganizationRow; row: DashboardRow; access: AccessLevel }> {
   const access = row && (await accessLevel(db, principal, org, row));
   if (!row || !access) throw notFound(`${kind} '${id}' not found`);
   if (RANK[access] < RANK[needed]) {

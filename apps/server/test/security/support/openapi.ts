@@ -66,6 +66,7 @@ export const SERVICES = [
   'limits',
   'vpn2',
   'vpn',
+  'dashboard',
 ] as const;
 
 const METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { emptyDocument } from '@edgeport/dashboard-schema';
 import type { TestServer } from '../../support/server.ts';
 import {
   fillPath,
@@ -39,8 +40,13 @@ export type BuiltRequest = {
   sentText: string;
 };
 
-/** Bodies the example generator cannot build, by operationId. Empty while it can build them all. */
-export const BODY_OVERRIDES: Record<string, (placement: Placement) => unknown> = {};
+/** Bodies the example generator cannot build, by operationId. */
+export const BODY_OVERRIDES: Record<string, (placement: Placement) => unknown> = {
+  // A saved version carries a valid document of its kind (`@edgeport/dashboard-schema`), which `{}` is not.
+  createDashboardVersion: () => ({ document: emptyDocument('dashboard'), comment: 'sec', current: true }),
+  createFlowVersion: () => ({ document: emptyDocument('flow'), comment: 'sec', current: true }),
+  createWidgetVersion: () => ({ document: emptyDocument('widget'), comment: 'sec', current: true }),
+};
 
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;

@@ -12,7 +12,7 @@ import type { TestServer } from '../../support/server.ts';
 import { rptFor } from '../../support/tokens.ts';
 import type { Operation } from './openapi.ts';
 import { buildRequest, send } from './requests.ts';
-import { seedTenantObjects, sessionOf, type Tenant } from './world.ts';
+import { SEED_PNG, seedTenantObjects, sessionOf, type Tenant } from './world.ts';
 
 export const REALM = 'acme';
 
@@ -46,6 +46,10 @@ export async function buildWorld(server: TestServer, operations: Operation[]): P
     B: (await rptFor(server, REALM, seeded.adminB.email, seeded.orgB.resourceId)).rpt,
   };
   for (const tenant of [A, A1, B]) tenant.sessionId = await sessionOf(db, tenant.admin.id);
+  for (const tenant of [A, A1, B]) {
+    await server.app.blobs.put(tenant.dashboardAsset.blobKey, SEED_PNG);
+    await server.app.blobs.put(tenant.galleryAsset.blobKey, SEED_PNG);
+  }
 
   // Import tokens exist only as hashes; a plaintext one comes from the API, when the API exists.
   const createToken = operations.find(

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { emptyDocument } from '@edgeport/dashboard-schema';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../../src/db/index.ts';
 import {
@@ -9,11 +10,13 @@ import {
   applicationPermissions,
   apps,
   auditLog,
+  dashboardAssets,
   deviceGroupMembers,
   deviceGroups,
   deviceLicenses,
   deviceSecurityPolicies,
   devices,
+  galleryAssets,
   groupMembers,
   groupRoles,
   importTokens,
@@ -43,6 +46,7 @@ import {
   vpnApplicationPreferences,
 } from '../../../src/db/schema.ts';
 import { addMember, createUser } from '../../../src/services/core/organizations/provisioning.ts';
+import { insertDashboard } from '../../../src/services/dashboard/dashboards/store.ts';
 import { generateActivationKey, generateLicenseCode } from '../../../src/services/license/keys.ts';
 import { seedGateway } from '../../../src/services/vpn/fixtures.ts';
 import { PASSWORD } from '../../support/fixtures.ts';
@@ -83,7 +87,12 @@ export type Kind =
   | 'endpoint'
   | 'actionProfile'
   | 'action'
-  | 'appPreference';
+  | 'appPreference'
+  | 'dashboard'
+  | 'flow'
+  | 'widget'
+  | 'dashboardAsset'
+  | 'galleryAsset';
 
 type Named = { id: string; name: string };
 
@@ -144,6 +153,13 @@ export type Tenant = {
   actionProfile: Named;
   action: Named;
   appPreference: { id: string; label: string };
+  /** A dashboard, a flow and a saved widget of the admin, each with version 1 (an empty document). */
+  dashboard: Named;
+  flow: Named;
+  widget: Named;
+  /** An image asset of the dashboard and a gallery asset; their files are written by `buildWorld` (blob store). */
+  dashboardAsset: { name: string; blobKey: string };
+  galleryAsset: { name: string; blobKey: string };
   /** A preference of the admin (preferences are always the signed-in person's own). */
   preference: { id: string; serviceName: string; property: string; value1: string };
   appPermission: Named;
@@ -154,6 +170,9 @@ export type Tenant = {
   brandName: string;
   auditMarker: string;
 };
+
+/** The bytes of the seeded assets' files: a PNG signature and a few bytes. */
+export const SEED_PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -503,6 +522,44 @@ export async function seedTenantObjects(
       label: `sec-shortcut-${tag}`,
     })
     .returning();
+  const boards: Record<'dashboard' | 'flow' | 'widget', Named> = {
+    dashboard: { id: '', name: '' },
+    flow: { id: '', name: '' },
+    widget: { id: '', name: '' },
+  };
+  for (const kind of ['dashboard', 'flow', 'widget'] as const) {
+    const row = await insertDashboard(db, {
+      organizationId: org.id,
+      kind,
+      name: `sec-${kind}-${tag}`,
+      description: `${kind} of ${tag}`,
+      ownerId: input.admin.id,
+      document: emptyDocument(kind) as unknown as Record<string, unknown>,
+    });
+    boards[kind] = { id: row.id, name: row.name };
+  }
+  const dashboardAsset = {
+    name: `sec-asset-${tag}.png`,
+    blobKey: `dashboard-assets/${org.id}/${randomUUID()}`,
+  };
+  await db.insert(dashboardAssets).values({
+    organizationId: org.id,
+    dashboardId: boards.dashboard.id,
+    name: dashboardAsset.name,
+    contentType: 'image/png',
+    size: SEED_PNG.length,
+    blobKey: dashboardAsset.blobKey,
+  });
+  const galleryAsset = { name: `sec-gallery-${tag}`, blobKey: `gallery/${org.id}/${randomUUID()}` };
+  await db.insert(galleryAssets).values({
+    organizationId: org.id,
+    name: galleryAsset.name,
+    manifest: { name: `sec-gallery-${tag}`, widgets: [] },
+    contentType: 'image/png',
+    size: SEED_PNG.length,
+    blobKey: galleryAsset.blobKey,
+    uploadedBy: input.admin.id,
+  });
   const endpointId = gateway.endpoints[endpointName];
   const actionId = gateway.actions[actionName];
   if (!appPreference || !endpointId || !actionId || !gateway.profileId)
@@ -547,6 +604,11 @@ export async function seedTenantObjects(
     actionProfile: { id: gateway.profileId, name: `sec-profile-${tag}` },
     action: { id: actionId, name: actionName },
     appPreference: { id: appPreference.id, label: appPreference.label },
+    dashboard: boards.dashboard,
+    dashboardAsset,
+    galleryAsset,
+    flow: boards.flow,
+    widget: boards.widget,
     preference: {
       id: preference.id,
       serviceName: preference.serviceName,
@@ -643,6 +705,14 @@ export function markersOf(tenant: Tenant): string[] {
     tenant.action.name,
     tenant.appPreference.id,
     tenant.appPreference.label,
+    tenant.dashboard.id,
+    tenant.dashboard.name,
+    tenant.flow.id,
+    tenant.flow.name,
+    tenant.widget.id,
+    tenant.widget.name,
+    tenant.dashboardAsset.name,
+    tenant.galleryAsset.name,
     ...(tenant.sessionId ? [tenant.sessionId] : []),
   ];
 }
@@ -685,6 +755,9 @@ const SEGMENT_KINDS: Record<string, Kind> = {
   products: 'product',
   licenses: 'license',
   issuedLicenses: 'license',
+  dashboards: 'dashboard',
+  flows: 'flow',
+  widgets: 'widget',
 };
 
 /** Which kind a parameter or field name stands for; undefined when it names none. */
@@ -695,6 +768,13 @@ export function kindOfName(name: string, path: string): Kind | undefined {
     if (n === 'clientos') return undefined;
     const vpnKind = vpnKindOfName(n, path);
     if (vpnKind) return vpnKind;
+  }
+  if (n === 'dashboardid') return 'dashboard';
+  // The dashboard service's PATCH names the dashboard (flow, widget) by `id` in the body.
+  if (n === 'id' && path.startsWith('/svc/dashboard/api/v1/')) {
+    const collection = path.split('/')[5];
+    if (collection === 'dashboards' || collection === 'flows' || collection === 'widgets')
+      return SEGMENT_KINDS[collection];
   }
   if (n === 'parentid' || n === 'parent') return path.includes('/securityPolicies') ? 'policy' : 'org';
   if (n.includes('applicationpermission')) return 'appPermission';
@@ -755,6 +835,15 @@ export function kindOfPathParam(path: string, param: string, segment: string | u
     if (param === 'service' || param === 'prop') return 'preference';
   }
   if (path.includes('/models/name/') && param === 'name') return 'model';
+  // An upload URL may be asked for any new asset name: there `{name}` is free-form, elsewhere it names an asset.
+  if (
+    path.startsWith('/svc/dashboard/') &&
+    param === 'name' &&
+    segment === 'assets' &&
+    !path.endsWith('/upload')
+  )
+    return 'dashboardAsset';
+  if (path.startsWith('/svc/dashboard/') && param === 'a' && segment === 'assets') return 'galleryAsset';
   const byName = generic.includes(param) ? undefined : kindOfName(param, path);
   return byName ?? (segment ? SEGMENT_KINDS[segment] : undefined);
 }
@@ -843,6 +932,16 @@ export function pathValue(
       return param === 'id' || param.toLowerCase() === 'actionid' ? tenant.action.id : tenant.action.name;
     case 'appPreference':
       return tenant.appPreference.id;
+    case 'dashboard':
+      return tenant.dashboard.id;
+    case 'flow':
+      return tenant.flow.id;
+    case 'widget':
+      return tenant.widget.id;
+    case 'dashboardAsset':
+      return tenant.dashboardAsset.name;
+    case 'galleryAsset':
+      return tenant.galleryAsset.name;
     default:
       return tenant.user.id;
   }

@@ -1,0 +1,2 @@
+export { BLOB_KEY, type BlobStore, checkBlobKey, newBlobKey } from './blob-store.ts';
+export { DirectoryBlobStore } from './directory-store.ts';
