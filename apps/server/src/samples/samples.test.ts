@@ -77,7 +77,7 @@ describe('bridge samples (EDGEPORT_SAMPLES)', () => {
   it('registers the sample app in the store catalogue and lets the sample host frame the portal', async () => {
     const portal = await server.app.inject('/');
     const policy = portal.headers['content-security-policy'];
-    expect(directive(policy, 'frame-src')).toBe("frame-src 'self' http://apps.localhost:8080");
+    expect(directive(policy, 'frame-src')).toBe("frame-src 'self' https: http://apps.localhost:8080");
     expect(directive(policy, 'frame-ancestors')).toBe("frame-ancestors 'self' http://host.localhost:8080");
     const apps = await server.database.db.query.apps.findMany();
     expect(apps.map((app) => [app.id, app.entryUrl]).sort()).toEqual([

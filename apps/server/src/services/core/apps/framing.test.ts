@@ -40,7 +40,7 @@ describe('framing policy of the portal document', () => {
     const policy = response.headers['content-security-policy'];
     // http://apps.localhost:8080: the sample store apps, registered when the server starts.
     expect(directive(policy, 'frame-src')).toBe(
-      "frame-src 'self' http://apps.localhost:8080 https://weather.example.com",
+      "frame-src 'self' https: http://apps.localhost:8080 https://weather.example.com",
     );
     expect(directive(policy, 'frame-ancestors')).toBe("frame-ancestors 'self' https://intranet.example.com");
     expect(directive(policy, 'script-src')).toBe("script-src 'self'");
@@ -56,8 +56,18 @@ describe('framing policy of the portal document', () => {
     });
     const policy = (await embedded.app.inject('/index.html')).headers['content-security-policy'];
     expect(directive(policy, 'frame-src')).toBe(
-      "frame-src 'self' http://apps.localhost:8080 http://later.localhost:8080 https://weather.example.com",
+      "frame-src 'self' https: http://apps.localhost:8080 http://later.localhost:8080 https://weather.example.com",
     );
+  });
+
+  it("lets dashboards' iframe widgets frame https pages, but no plain http or other scheme beyond the apps", async () => {
+    const policy = (await embedded.app.inject('/')).headers['content-security-policy'];
+    const sources = directive(policy, 'frame-src')?.split(/\s+/).slice(1) ?? [];
+    expect(sources).toContain('https:');
+    expect(sources).not.toContain('http:');
+    expect(sources).not.toContain('*');
+    expect(sources.filter((source) => source.endsWith(':'))).toEqual(['https:']);
+    expect(directive(policy, 'script-src')).toBe("script-src 'self'");
   });
 
   it("keeps frame-ancestors 'self' and X-Frame-Options without configured host pages", async () => {

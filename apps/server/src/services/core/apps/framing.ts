@@ -25,8 +25,9 @@ export function withDirectives(policy: string, directives: Record<string, readon
 
 /**
  * The framing policy of the portal's document (an onSend hook):
- * - frame-src: the portal embeds only its own origin and the origins of the apps in the store catalogue (read at
- *   every document load, so a newly registered app is allowed on the next load);
+ * - frame-src: the portal embeds only its own origin, the origins of the apps in the store catalogue (read at
+ *   every document load, so a newly registered app is allowed on the next load) and https pages (the dashboards'
+ *   iframe widget, which sandboxes them without same-origin rights);
  * - frame-ancestors: only the portal itself and the configured host pages may embed the portal (clickjacking); with
  *   host pages configured, X-Frame-Options (which cannot list origins) is dropped in favour of frame-ancestors.
  * Every other response keeps the global policy (frame-src 'self', frame-ancestors 'self', X-Frame-Options).
@@ -38,7 +39,7 @@ export function portalFramingHook({ appOrigins, embedHostOrigins }: FramingOptio
     const type = String(reply.getHeader('content-type') ?? '');
     if (!PORTAL_DOCUMENTS.has(path) || !type.startsWith('text/html')) return payload;
     const policy = String(reply.raw.getHeader('content-security-policy') ?? '');
-    const frameSrc = ["'self'", ...(await appOrigins())];
+    const frameSrc = ["'self'", 'https:', ...(await appOrigins())];
     const ancestors = ["'self'", ...embedHostOrigins];
     reply.raw.setHeader(
       'content-security-policy',

@@ -1,4 +1,5 @@
 import type { Action, Binding, DeviceBinding, Widget, WidgetType } from '@edgeport/dashboard-schema';
+import type { ReactNode } from 'react';
 
 export type ScalarValue = number | boolean | string;
 export type TimedValue = { value: ScalarValue; ts: number };
@@ -21,9 +22,36 @@ export type WidgetRuntime = {
   run(action: Action): Promise<void>;
   /** An asset's address (image widget). */
   assetUrl(source: 'dashboard' | 'gallery', name: string): string;
+
+  // Optional members (a hand-made runtime, in a test or a preview, may leave them out; widgets then show what the
+  // members above answer at render time).
+
+  /**
+   * Calls `listener` when the binding's value, history, meta or loading state changes — at most once per animation
+   * frame, and only for this binding: widgets subscribe here (useSyncExternalStore) so that a message re-renders only
+   * the widgets it concerns. Answers the function that stops.
+   */
+  subscribe?(binding: Binding, listener: () => void): () => void;
+  /** Whether the slot's device's stored values are still loading. */
+  loading?(slot: string): boolean;
+  /** The slot's label (the document's), for messages such as "No device in slot Press". */
+  slotLabel?(slot: string): string;
+  /** The label of the slot's device, for confirmations ("Write 42 °C to /line/setpoint of Press 1?"). */
+  deviceLabelOf?(slot: string): string | undefined;
+  /** Unit, type and whether the caller may write, as the platform answered for the binding's path. */
+  metaOf?(binding: Binding): { unit: string | null; type: string | null; writable: boolean } | undefined;
+  /** The device's status as last reported live. */
+  statusOf?(deviceId: string): 'ONLINE' | 'OFFLINE' | undefined;
+  /** The slot names of the document, in order (map and alarm widgets show the slots' devices). */
+  slots?(): readonly string[];
 };
 
 /** One entry of the editor's palette. `flag` names the experimental feature that must be on to offer it. */
 export type PaletteEntry = { type: WidgetType; flag?: 'deviceTableWidget' | 'mapAlarmWidget' };
 
-export type WidgetViewProps = { widget: Widget; runtime: WidgetRuntime };
+export type WidgetViewProps = {
+  widget: Widget;
+  runtime: WidgetRuntime;
+  /** A group's content: its child widgets, laid out by the page that shows them. */
+  children?: ReactNode;
+};

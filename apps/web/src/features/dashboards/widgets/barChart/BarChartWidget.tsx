@@ -1,0 +1,207 @@
+import 'uplot/dist/uPlot.min.css';
+import { Box, Button, Group, Stack, Text } from '@mantine/core';
+import { useElementSize } from '@mantine/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import uPlot from 'uplot';
+import { useFeatureFlag } from '../../../data-explore/use-flag.ts';
+import { ChartLegend } from '../ChartLegend.tsx';
+import { useChartColors } from '../chart-theme.ts';
+import { bindingLabel } from '../format.ts';
+import { Placeholder } from '../Placeholder.tsx';
+import { useBindingsEffect } from '../use-binding.ts';
+import type { WidgetPropsOf } from '../widget-props.ts';
+import { bucketize, drillInto } from './buckets.ts';
+
+/** Charts redraw at most this often (live values may come at 10 Hz and more). */
+const CHART_FRAME_MS = 200;
+
+type Range = { from: number; to: number; bucketMs: number };
+type Frame = { starts: number[]; columns: (number | null)[][]; range: Range };
+
+/**
+ * The bound values averaged per bucket over the window (bars, one nested bar per series). With the experimental
+ * `barChartTimeDrill` feature a click on a bar drills into that bucket's time range; "Whole window" goes back.
+ */
+export default function BarChartWidget({ widget, runtime }: WidgetPropsOf<'barChart'>) {
+  const { t, i18n } = useTranslation();
+  const colors = useChartColors();
+  const drillEnabled = useFeatureFlag('barChartTimeDrill');
+  const { ref, width, height } = useElementSize();
+  const host = useRef<HTMLDivElement>(null);
+  const plot = useRef<uPlot | null>(null);
+  const [drill, setDrill] = useState<Range | null>(null);
+  const [empty, setEmpty] = useState(true);
+  const { bindings } = widget;
+  const { windowSeconds, bucketSeconds } = widget.options;
+  const labels = useMemo(
+    () => bindings.map((binding) => bindingLabel(binding, runtime.slotLabel)),
+    [bindings, runtime],
+  );
+  const measured = width > 0 && height > 0;
+
+  const frame = (): Frame => {
+    const now = Date.now();
+    const range = drill ?? { from: now - windowSeconds * 1000, to: now, bucketMs: bucketSeconds * 1000 };
+    const buckets = bindings.map((binding) =>
+      bucketize(runtime.historyOf(binding, windowSeconds), range.from, range.to, range.bucketMs),
+    );
+    const starts = buckets[0]?.starts ?? [];
+    return { starts, columns: buckets.map((bucket) => bucket.values), range };
+  };
+  const latest = useRef(frame);
+  latest.current = frame;
+  const drillRef = useRef({ enabled: drillEnabled, drill, setDrill });
+  drillRef.current = { enabled: drillEnabled, drill, setDrill };
+
+  const dataOf = (current: Frame): uPlot.AlignedData =>
+    [
+      current.starts.map((start) => start + current.range.bucketMs / 2),
+      ...current.columns,
+    ] as uPlot.AlignedData;
+  const redraw = () => {
+    const current = latest.current();
+    setEmpty(!current.columns.some((column) => column.some((value) => value !== null)));
+    const chart = plot.current;
+    if (!chart) return;
+    chart.batch(() => {
+      chart.setData(dataOf(current), false);
+      chart.setScale('x', { min: current.range.from, max: current.range.to });
+    });
+  };
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: created again only when structure, size class, colours or the drill change.
+  useLayoutEffect(() => {
+    const element = host.current;
+    if (!element || !measured || bindings.length === 0) return;
+    const current = latest.current();
+    const long = current.range.to - current.range.from > 86_400_000;
+    const timeFormat = new Intl.DateTimeFormat(
+      i18n.language,
+      long
+        ? { month: 'short', day: 'numeric', hour: '2-digit' }
+        : { hour: '2-digit', minute: '2-digit', second: '2-digit' },
+    );
+    const numberFormat = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 2 });
+    const count = bindings.length;
+    const chart = new uPlot(
+      {
+        width,
+        height,
+        ms: 1,
+        legend: { show: false },
+        cursor: { drag: { x: false, y: false }, points: { show: false } },
+        scales: {
+          x: { time: true, min: current.range.from, max: current.range.to },
+          y: { range: (_u, min, max) => [Math.min(0, min), Math.max(0, max)] },
+        },
+        axes: [
+          {
+            stroke: colors.axis,
+            grid: { show: false },
+            ticks: { stroke: colors.grid },
+            values: (_u, splits) => splits.map((split) => timeFormat.format(split)),
+            size: 28,
+            font: '11px system-ui, sans-serif',
+          },
+          {
+            stroke: colors.axis,
+            grid: { stroke: colors.grid, width: 1 },
+            ticks: { stroke: colors.grid },
+            values: (_u, splits) => splits.map((split) => numberFormat.format(split)),
+            size: 44,
+            font: '11px system-ui, sans-serif',
+          },
+        ],
+        series: [
+          {},
+          ...bindings.map((_binding, index): uPlot.Series => {
+            const color = colors.series[index % colors.series.length] ?? colors.axis;
+            return {
+              label: labels[index] ?? '',
+              stroke: color,
+              fill: color,
+              width: 0,
+              points: { show: false },
+              paths: uPlot.paths.bars?.({ size: [0.9 * (1 - index / (count + 1)), 200], align: 0 }),
+            };
+          }),
+        ],
+        hooks: {
+          ready: [
+            (u) => {
+              u.over.addEventListener('click', () => {
+                const { enabled, drill: drilled, setDrill: choose } = drillRef.current;
+                const index = u.cursor.idx;
+                if (!enabled || drilled || index === null || index === undefined) return;
+                const shown = latest.current();
+                const start = shown.starts[index];
+                if (start !== undefined) choose(drillInto(start, shown.range.bucketMs));
+              });
+              if (drillRef.current.enabled && !drillRef.current.drill) u.over.style.cursor = 'zoom-in';
+            },
+          ],
+        },
+      },
+      dataOf(current),
+      element,
+    );
+    plot.current = chart;
+    setEmpty(!current.columns.some((column) => column.some((value) => value !== null)));
+    return () => {
+      chart.destroy();
+      if (plot.current === chart) plot.current = null;
+    };
+  }, [measured, bindings, labels, colors, windowSeconds, bucketSeconds, drill, i18n.language]);
+
+  useEffect(() => {
+    plot.current?.setSize({ width, height });
+  }, [width, height]);
+
+  useBindingsEffect(runtime, bindings, redraw, CHART_FRAME_MS);
+  const redrawNow = useRef(redraw);
+  redrawNow.current = redraw;
+  useEffect(() => {
+    const timer = setInterval(
+      () => redrawNow.current(),
+      Math.max(1000, Math.min(bucketSeconds * 1000, 10_000)),
+    );
+    return () => clearInterval(timer);
+  }, [bucketSeconds]);
+
+  if (bindings.length === 0) return <Placeholder message={t('dashboardWidgets.unbound')} />;
+  const rangeFormat = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeStyle: 'medium' });
+  return (
+    <Stack h="100%" gap={4}>
+      {drill && (
+        <Group gap="xs" wrap="nowrap" justify="space-between">
+          <Text size="xs" c="dimmed" truncate data-testid="bar-drill-range">
+            {t('dashboardWidgets.chart.drilled', {
+              from: rangeFormat.format(drill.from),
+              to: rangeFormat.format(drill.to),
+            })}
+          </Text>
+          <Button size="compact-xs" variant="light" onClick={() => setDrill(null)}>
+            {t('dashboardWidgets.chart.wholeWindow')}
+          </Button>
+        </Group>
+      )}
+      <ChartLegend labels={labels} colors={colors.series} />
+      <Box
+        ref={ref}
+        pos="relative"
+        style={{ flex: 1, minHeight: 0, overflow: 'hidden' }}
+        aria-label={labels.join(', ')}
+        role="img"
+        data-testid="bar-chart"
+      >
+        <div ref={host} style={{ position: 'absolute', inset: 0 }} />
+        {empty && (
+          <Box pos="absolute" inset={0} style={{ pointerEvents: 'none' }}>
+            <Placeholder message={t('dashboardWidgets.chart.empty')} />
+          </Box>
+        )}
+      </Box>
+    </Stack>
+  );
+}
