@@ -1480,7 +1480,10 @@ export const dashboardShares = pgTable(
     level: text('level').$type<ShareLevel>().notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.dashboardId, t.userId] }), index('dashboard_shares_user_idx').on(t.userId)],
+  (t) => [
+    primaryKey({ columns: [t.dashboardId, t.userId] }),
+    index('dashboard_shares_user_idx').on(t.userId),
+  ],
 );
 
 /**
@@ -1520,7 +1523,10 @@ export const dashboardAssets = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.dashboardId, t.name] }), index('dashboard_assets_org_idx').on(t.organizationId)],
+  (t) => [
+    primaryKey({ columns: [t.dashboardId, t.name] }),
+    index('dashboard_assets_org_idx').on(t.organizationId),
+  ],
 );
 
 /** A one-time upload URL for an asset (GET .../upload hands it out, the PUT to it consumes it). */
