@@ -114,8 +114,9 @@ test.describe('languages (spec 1/9)', () => {
       await expect(page.getByTestId('organization')).toHaveCount(2);
       const selectorText = await visibleText(page);
 
+      // Home of this user (everything, IoT on) is the dashboards list (spec 2 home order).
       await page.locator(`[data-testid="organization"][data-organization-id="${iot.id}"]`).click();
-      await expect(page.getByTestId('direct-access')).toBeVisible();
+      await expect(page.getByTestId('flows-page')).toBeVisible();
       await page.getByTestId('user-menu').click();
       await expect(page.getByTestId('sign-out')).toBeVisible();
       const shellText = await visibleText(page);

@@ -50,9 +50,10 @@ test.describe('self-onboarding (public /register)', () => {
     await page.getByTestId('registered').getByRole('link', { name: 'Sign in' }).click();
     await expect(page).toHaveURL(loginPage(tenant.realm));
     await submitLogin(page, { email, password: 'correct horse battery' });
-    // The only organization is entered; the agreements were accepted while registering.
+    // The only organization is entered; the agreements were accepted while registering. Its administrator holds
+    // everything and the organization has IoT: home is the dashboards list (spec 2 home order).
     await expect(page.getByTestId('organization-switcher')).toHaveText('Founders Ltd');
-    await expectRoute(page, '/directaccess');
+    await expectRoute(page, '/flows/dashboards');
     expect(errors).toEqual([]);
 
     // The same email again: the form says so on the email field.

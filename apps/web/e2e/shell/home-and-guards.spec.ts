@@ -24,7 +24,7 @@ const HOME_CASES: HomeCase[] = [
     vpn: false,
     permissions: [PORTAL_ACCESS, read('models'), read('dashboards'), read('devices')],
     home: 'dashboards',
-    lands: '/directaccess',
+    lands: '/flows/dashboards',
     areas: ['Data', 'Devices'],
   },
   {
