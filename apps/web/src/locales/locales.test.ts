@@ -83,9 +83,12 @@ describe('locale files', () => {
       [...flatten(other)].filter(
         ([key, text]) => english.get(key) === text && !key.startsWith('language.names.'),
       );
+    // Relative to the number of texts: words such as Version, Variable, Minimum or Dashboard are the same in several
+    // languages, and their count grows with the product.
+    const limit = Math.ceil(english.size * 0.015);
     for (const file of [de, es, fr, it_]) {
       const untranslated = same(file).map(([key]) => key);
-      expect(untranslated.length, untranslated.join(', ')).toBeLessThan(40);
+      expect(untranslated.length, untranslated.join(', ')).toBeLessThan(limit);
     }
   });
 });
