@@ -49,7 +49,18 @@ export const Variable = Type.Object(
 );
 
 /** Where a widget's value comes from: a model path of a slot's device, or a dashboard variable. */
-export const DeviceBinding = Type.Object({ slot: SlotName, path: ModelPath }, strict);
+export const DeviceBinding = Type.Object(
+  {
+    slot: SlotName,
+    path: ModelPath,
+    /**
+     * What the widget shows, computed from the path's number `value` (feature flag formulaMapping), e.g.
+     * `value * 1.8 + 32`. Checked by `@edgeport/formula`; writes go to the path unchanged.
+     */
+    formula: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+  },
+  strict,
+);
 export const VariableBinding = Type.Object({ variable: VariableName }, strict);
 export const Binding = Type.Union([DeviceBinding, VariableBinding]);
 
@@ -113,6 +124,8 @@ function widget<Kind extends string, Extra extends Record<string, import('typebo
       parentId: Type.Optional(ElementId),
       title: Type.Optional(Label(200)),
       layout: Layout,
+      /** Who sees the widget in the viewer (feature flag widgetPermissions): everyone (default) or editors and owners. */
+      visibleTo: Type.Optional(Type.Union([Type.Literal('everyone'), Type.Literal('editors')])),
       ...extra,
     },
     strict,

@@ -111,6 +111,21 @@ describe('readDocument', () => {
     expect(errorsOf({ ...dashboard(), extra: 1 })[0]).toMatch(/^document/);
   });
 
+  it('checks a binding formula (formulaMapping) and accepts who may see a widget (widgetPermissions)', () => {
+    const withFormula = (formula: string) =>
+      dashboard((document) => {
+        const widget = document.pages[0]?.widgets[1];
+        if (widget?.type === 'value' && widget.binding && 'slot' in widget.binding) {
+          widget.binding = { ...widget.binding, formula };
+          widget.visibleTo = 'editors';
+        }
+      });
+    expect(errorsOf(withFormula('value * 1.8 + 32'))).toEqual([]);
+    expect(errorsOf(withFormula('process.exit()'))[0]).toMatch(
+      /^document\/pages\/0\/widgets\/1\/binding\/formula formula /,
+    );
+  });
+
   it('migrates a version 1 dashboard to the current version', () => {
     const result = readDocument('dashboard', {
       schemaVersion: 1,

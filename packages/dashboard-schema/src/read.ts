@@ -1,8 +1,10 @@
+import { checkFormula } from '@edgeport/formula';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import {
   AlarmListWidget,
   BarChartWidget,
+  type Binding,
   ButtonWidget,
   DASHBOARD_SCHEMA_VERSION,
   DashboardDocument,
@@ -113,6 +115,10 @@ function dashboardIntegrity(document: DashboardDocument, at: string): string[] {
         errors.push(`${where}/parentId must name a group of the same page`);
       }
       for (const [field, binding] of bindingsOf(widget)) {
+        if ('slot' in binding && binding.formula !== undefined) {
+          const formula = checkFormula(binding.formula);
+          if (!formula.valid) errors.push(`${where}/${field}/formula ${formula.error}`);
+        }
         if ('slot' in binding && !slots.has(binding.slot))
           errors.push(`${where}/${field}/slot '${binding.slot}' is not a slot of the dashboard`);
         if ('variable' in binding && !variables.has(binding.variable)) {
@@ -133,10 +139,8 @@ function dashboardIntegrity(document: DashboardDocument, at: string): string[] {
 }
 
 /** A widget's bindings with the field they sit in (`binding`, `bindings/2`, `action/binding`). */
-export function bindingsOf(
-  widget: Widget,
-): [string, { slot: string; path: string } | { variable: string }][] {
-  const found: [string, { slot: string; path: string } | { variable: string }][] = [];
+export function bindingsOf(widget: Widget): [string, Binding][] {
+  const found: [string, Binding][] = [];
   if ('binding' in widget && widget.binding) found.push(['binding', widget.binding]);
   if ('bindings' in widget) {
     for (const [index, binding] of widget.bindings.entries()) found.push([`bindings/${index}`, binding]);

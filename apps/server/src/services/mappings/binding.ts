@@ -1,3 +1,4 @@
+import { checkFormula, type Formula } from '@edgeport/formula';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import {
@@ -7,7 +8,6 @@ import {
   type PresetMapping,
   presets,
 } from '../../db/schema.ts';
-import { checkFormula, type Formula } from './formula.ts';
 
 /** One device data tag as its preset binds it: the model path it lands on, its type and limits, its formula. */
 export type BoundTag = {

@@ -1,6 +1,6 @@
 import type { mappings } from '@edgeport/contract';
+import { checkFormula } from '@edgeport/formula';
 import { MODEL_PATH_TYPES, type ModelPath, type ModelPathType, type PresetMapping } from '../../db/schema.ts';
-import { checkFormula } from './formula.ts';
 
 /** The rules of models and presets, without storage: what `/validate` reports and what create and update enforce. */
 

@@ -1,9 +1,9 @@
 import { mappings } from '@edgeport/contract';
+import { checkFormula } from '@edgeport/formula';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Db } from '../../../db/index.ts';
 import { type Principal, principalOf } from '../../../http/principal.ts';
 import { authorizeInOrganization } from '../../core/organizations/service.ts';
-import { checkFormula } from '../../mappings/formula.ts';
 import type { ServiceContext } from '../../mount.ts';
 import { errorResponses as errors } from '../../responses.ts';
 

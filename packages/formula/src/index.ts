@@ -1,6 +1,9 @@
 import { compileExpression } from 'filtrex';
 
-/** A preset formula turns a device tag's raw number (`value`) into the model path's value, e.g. `value * 0.1 - 40`. */
+/**
+ * A formula turns a raw number (`value`) into another, e.g. `value * 0.1 - 40`: a preset mapping from a device tag to a
+ * model path, or a dashboard binding from a model path to what a widget shows.
+ */
 export type Formula = (value: number) => number;
 
 export type FormulaCheck = { valid: true; formula: Formula } | { valid: false; error: string };
