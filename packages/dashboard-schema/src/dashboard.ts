@@ -216,9 +216,9 @@ export const SetpointWidget = widget('setpoint', {
     strict,
   ),
 });
-/** Another web page, sandboxed (no same-origin, no top navigation). Only http(s) addresses. */
+/** Another web page, sandboxed (no same-origin, no top navigation). Only https addresses (the portal's frame-src). */
 export const IframeWidget = widget('iframe', {
-  options: Type.Object({ url: Type.String({ maxLength: 2000, pattern: '^https?://' }) }, strict),
+  options: Type.Object({ url: Type.String({ maxLength: 2000, pattern: '^https://' }) }, strict),
 });
 /** A frame around widgets whose `parentId` is this group's id. */
 export const GroupWidget = widget('group', {

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 
 /**
- * Where files (dashboard assets, gallery packages) are kept: the data directory by default, an S3-compatible store
- * when one is configured (ARCHITECTURE "files"). Keys are made by `newBlobKey`, never from what a user typed; the
+ * Where files (dashboard assets, gallery packages) are kept. One implementation so far: the data directory
+ * (`DirectoryBlobStore`); ARCHITECTURE's S3-compatible store would be a second one behind this interface. Keys are made by `newBlobKey`, never from what a user typed; the
  * database row that owns a blob holds its key.
  */
 export interface BlobStore {

@@ -7,7 +7,7 @@ import {
 } from '@edgeport/dashboard-schema';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
-import { type DashboardKind, memberships, users } from '../db/schema.ts';
+import { type DashboardKind, dashboardShares, memberships, users } from '../db/schema.ts';
 import { findDashboardByName, insertDashboard } from '../services/dashboard/dashboards/store.ts';
 import { DEMO_REALM } from './seed.ts';
 
@@ -15,6 +15,8 @@ export const DEMO_DASHBOARD = 'Line overview';
 export const DEMO_COMPARISON = 'Line comparison';
 export const DEMO_FLOW = 'Plant';
 const DEMO_OWNER = 'admin@demo.local';
+/** The demo's operator views the dashboards and the flow: shared with them read-only. */
+const DEMO_READER = 'operator@demo.local';
 
 /** The demo's slots and devices: `lines` are the packaging lines' device ids, in the order of the demo devices. */
 export type DemoDashboardInput = { organizationId: string; modelId: string; lines: readonly string[] };
@@ -255,6 +257,10 @@ export function plantFlow(
 }
 
 async function demoOwner(db: Db, organizationId: string): Promise<string | null> {
+  return demoUser(db, organizationId, DEMO_OWNER);
+}
+
+async function demoUser(db: Db, organizationId: string, email: string): Promise<string | null> {
   const [row] = await db
     .select({ id: users.id })
     .from(users)
@@ -262,7 +268,7 @@ async function demoOwner(db: Db, organizationId: string): Promise<string | null>
     .where(
       and(
         eq(users.realm, DEMO_REALM),
-        eq(users.email, DEMO_OWNER),
+        eq(users.email, email),
         eq(memberships.organizationId, organizationId),
       ),
     );
@@ -295,7 +301,8 @@ async function ensure(
 
 /**
  * The demo's dashboards (idempotent: ones of the same names are kept): "Line overview" and "Line comparison" bound
- * to the packaging-line model, and the flow "Plant" leading to them, owned by the demo administrator.
+ * to the packaging-line model, and the flow "Plant" leading to them, owned by the demo administrator and shared
+ * read-only with the demo operator.
  */
 export async function seedDemoDashboards(
   db: Db,
@@ -329,5 +336,18 @@ export async function seedDemoDashboards(
     'The plant: every packaging line and their comparison',
     plantFlow(overview, comparison, lines),
   );
+  const readerId = await demoUser(db, organizationId, DEMO_READER);
+  if (readerId) {
+    await db
+      .insert(dashboardShares)
+      .values(
+        [overview, comparison, flow].map((dashboardId) => ({
+          dashboardId,
+          userId: readerId,
+          level: 'r' as const,
+        })),
+      )
+      .onConflictDoNothing();
+  }
   return { overview, comparison, flow };
 }

@@ -1,7 +1,7 @@
 /**
- * The address an iframe widget may show: an absolute http or https URL, normalized; undefined for anything else
- * (javascript:, data:, relative addresses, garbage). The schema already refuses other schemes; this is the second
- * lock, for documents that did not pass through it.
+ * The address an iframe widget may show: an absolute https URL (the portal's frame-src), normalized; undefined for
+ * anything else (http:, javascript:, data:, relative addresses, garbage). The schema already refuses other schemes;
+ * this is the second lock, for documents that did not pass through it.
  */
 export function safeFrameUrl(raw: string): string | undefined {
   let url: URL;
@@ -10,7 +10,7 @@ export function safeFrameUrl(raw: string): string | undefined {
   } catch {
     return undefined;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  if (url.protocol !== 'https:') return undefined;
   if (url.username || url.password) return undefined;
   return url.href;
 }
