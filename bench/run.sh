@@ -58,4 +58,8 @@ biome format --write bench/RESULTS.md >/dev/null 2>&1
 timeout --signal=TERM --kill-after=15 600 node bench/remote-access.ts
 biome format --write bench/RESULTS.md >/dev/null 2>&1
 
+# Dashboards: 50 widgets at 10 Hz (main thread, input latency), first frame of 100 widgets, 1,000 undo/redo steps.
+timeout --signal=TERM --kill-after=15 600 playwright test --config bench/dashboards/playwright.config.ts
+biome format --write bench/RESULTS.md >/dev/null 2>&1
+
 bash bench/web.sh

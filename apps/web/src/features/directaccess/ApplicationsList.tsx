@@ -19,6 +19,7 @@ import { describeError } from '../../shared/http/describe.ts';
 import { fetchInstalledApps, storeKeys } from '../store/api.ts';
 import { fetchShortcuts, VPN_SHORTCUTS_KEY } from '../vpn-applications/api.ts';
 import { domainOf } from '../vpn-endpoints/api.ts';
+import { OpenButton } from './OpenButton.tsx';
 
 /**
  * The applications the user can open directly: the organization's installed store apps (each opens in its
@@ -117,15 +118,7 @@ function StoreApps() {
                   </Anchor>
                 </Table.Td>
                 <Table.Td align="right">
-                  <Button
-                    size="compact-sm"
-                    variant="light"
-                    component={Link}
-                    to={to}
-                    aria-label={t('directaccessLists.openLabel', { name: app.name })}
-                  >
-                    {t('directaccessLists.open')}
-                  </Button>
+                  <OpenButton to={to} name={app.name} />
                 </Table.Td>
               </Table.Tr>
             );
@@ -175,15 +168,10 @@ function Shortcuts() {
               <Table.Td>{shortcut.endpoint}</Table.Td>
               <Table.Td>{shortcut.action}</Table.Td>
               <Table.Td align="right">
-                <Button
-                  size="compact-sm"
-                  variant="light"
-                  component={Link}
+                <OpenButton
                   to={`/vpn?gateway=${encodeURIComponent(shortcut.gateway)}`}
-                  aria-label={t('directaccessLists.openLabel', { name: shortcut.label })}
-                >
-                  {t('directaccessLists.open')}
-                </Button>
+                  name={shortcut.label}
+                />
               </Table.Td>
             </Table.Tr>
           ))}

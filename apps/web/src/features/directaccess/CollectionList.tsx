@@ -1,4 +1,4 @@
-import { Anchor, Button, Stack, Text, VisuallyHidden } from '@mantine/core';
+import { Anchor, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo } from 'react';
@@ -6,8 +6,9 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { DataTable, usePageRequest } from '../../shared/ui/DataTable.tsx';
-import { type Dashboard, fetchPage } from '../flows/api.ts';
+import { collectionKeys, type Dashboard, fetchPage } from '../dashboards/api.ts';
 import { openPath } from '../flows/paths.ts';
+import { OpenButton } from './OpenButton.tsx';
 
 /** The dashboards or flows the user can open (their own and those shared with them), each a link to open it. */
 export function CollectionList({ collection }: { collection: 'dashboards' | 'flows' }) {
@@ -16,7 +17,7 @@ export function CollectionList({ collection }: { collection: 'dashboards' | 'flo
   const [request, setRequest] = usePageRequest({ sort: 'name', order: 'asc' });
   const kind = collection === 'dashboards' ? 'dashboard' : 'flow';
   const list = useQuery({
-    queryKey: ['directaccess', organization.id, collection, request],
+    queryKey: collectionKeys.page(organization.id, collection, 'all', request),
     queryFn: async ({ signal }) => fetchPage(await token(), collection, 'all', request, signal),
     placeholderData: keepPreviousData,
   });
@@ -49,17 +50,7 @@ export function CollectionList({ collection }: { collection: 'dashboards' | 'flo
         id: 'open',
         header: () => <VisuallyHidden>{t('directaccessLists.columns.actions')}</VisuallyHidden>,
         enableSorting: false,
-        cell: ({ row }) => (
-          <Button
-            size="compact-sm"
-            variant="light"
-            component={Link}
-            to={openPath(kind, row.original.id)}
-            aria-label={t('directaccessLists.openLabel', { name: row.original.name })}
-          >
-            {t('directaccessLists.open')}
-          </Button>
-        ),
+        cell: ({ row }) => <OpenButton to={openPath(kind, row.original.id)} name={row.original.name} />,
       },
     ];
   }, [t, i18n.language, kind]);

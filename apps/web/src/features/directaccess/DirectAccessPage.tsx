@@ -7,7 +7,7 @@ import { useEnteredOrganization } from '../../app/shell/useEnteredOrganization.t
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
 import { RouteTabs } from '../../shared/ui/RouteTabs.tsx';
-import { fetchPage } from '../flows/api.ts';
+import { collectionKeys, type DashboardPage, fetchPage } from '../dashboards/api.ts';
 import { fetchInstalledApps } from '../store/api.ts';
 import { fetchShortcuts } from '../vpn-applications/api.ts';
 import { domainOf } from '../vpn-endpoints/api.ts';
@@ -77,15 +77,17 @@ function Overview({ sources }: { sources: Sources }) {
   const probes = useQueries({
     queries: [
       {
-        queryKey: ['directaccess', organization.id, 'count', 'dashboards'],
+        queryKey: collectionKeys.page(organization.id, 'dashboards', 'all', PROBE),
         queryFn: async ({ signal }: { signal: AbortSignal }) =>
-          (await fetchPage(await token(), 'dashboards', 'all', PROBE, signal)).total,
+          fetchPage(await token(), 'dashboards', 'all', PROBE, signal),
+        select: (page: DashboardPage) => page.total,
         enabled: sources.dashboards,
       },
       {
-        queryKey: ['directaccess', organization.id, 'count', 'flows'],
+        queryKey: collectionKeys.page(organization.id, 'flows', 'all', PROBE),
         queryFn: async ({ signal }: { signal: AbortSignal }) =>
-          (await fetchPage(await token(), 'flows', 'all', PROBE, signal)).total,
+          fetchPage(await token(), 'flows', 'all', PROBE, signal),
+        select: (page: DashboardPage) => page.total,
         enabled: sources.flows,
       },
       {

@@ -1,7 +1,7 @@
 import { type AppAbility, canSeeScreen, type OrgFeatures } from '@edgeport/permissions';
 
 /** Spec 2: the sub-routes of /directaccess, in their order. */
-export const CATEGORIES = ['dashboards', 'applications', 'flows'] as const;
+const CATEGORIES = ['dashboards', 'applications', 'flows'] as const;
 export type Category = (typeof CATEGORIES)[number];
 
 export type Sources = {

@@ -2,7 +2,7 @@ import { Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { RouteTabs } from '../../shared/ui/RouteTabs.tsx';
-import type { Collection } from './api.ts';
+import type { Collection } from '../dashboards/api.ts';
 import { CollectionTable } from './components/CollectionTable.tsx';
 
 const COLLECTION_OF: Record<string, Collection> = {

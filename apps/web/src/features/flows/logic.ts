@@ -1,8 +1,10 @@
+import type { dashboards } from '@edgeport/contract';
 import type { FlowDocument, FlowEntry } from '@edgeport/dashboard-schema';
 
 /** The kinds of a row of the three lists, by collection. */
 export type Kind = 'dashboard' | 'flow' | 'widget';
-export type AccessLevel = 'owner' | 'r/w' | 'r';
+/** What the caller may do with a dashboard, flow or widget (the `access` the server reports). */
+export type AccessLevel = dashboards.AccessLevel;
 
 /** The most a dashboard's (flow's, widget's) name may hold (the contract's `Name`). */
 export const NAME_MAX = 120;

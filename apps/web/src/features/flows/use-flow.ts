@@ -1,7 +1,7 @@
 import { type FlowDocument, readDocument } from '@edgeport/dashboard-schema';
 import { useQuery } from '@tanstack/react-query';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
-import { type Dashboard, fetchOne, fetchVersion, flowsKeys } from './api.ts';
+import { collectionKeys, type Dashboard, fetchOne, fetchVersion } from '../dashboards/api.ts';
 
 export type LoadedFlow =
   | { state: 'loading' }
@@ -14,12 +14,12 @@ export type LoadedFlow =
 export function useFlow(flowId: string, version?: number): LoadedFlow {
   const { organization, token } = useOrganizationApi();
   const flow = useQuery({
-    queryKey: flowsKeys.one(organization.id, 'flows', flowId),
+    queryKey: collectionKeys.one(organization.id, 'flows', flowId),
     queryFn: async ({ signal }) => fetchOne(await token(), 'flows', flowId, signal),
   });
   const wanted = version ?? flow.data?.currentVersion;
   const document = useQuery({
-    queryKey: flowsKeys.version(organization.id, 'flows', flowId, wanted ?? 0),
+    queryKey: collectionKeys.version(organization.id, 'flows', flowId, wanted ?? 0),
     queryFn: async ({ signal }) => fetchVersion(await token(), 'flows', flowId, wanted ?? 0, signal),
     enabled: wanted !== undefined,
   });

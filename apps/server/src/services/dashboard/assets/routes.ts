@@ -24,16 +24,8 @@ export const fileResponse = (description: string) => ({
 });
 
 /** Spec 7 "Dashboard" assets: one-time upload URLs, the PUT of the bytes, download, list, delete, storage usage. */
-export const assetsRoutes: FastifyPluginAsyncTypebox<ServiceContext> = async (
-  app,
-  { database, blobs, clock, config },
-) => {
-  const ctx: service.AssetContext = {
-    db: database.db,
-    blobs,
-    clock,
-    limitBytes: config.assetStorageLimitBytes,
-  };
+export const assetsRoutes: FastifyPluginAsyncTypebox<ServiceContext> = async (app, options) => {
+  const ctx = service.assetContext(options);
   // Scoped to this plugin: any body other than JSON or text arrives as raw bytes (the image upload); the service
   // checks the declared type against the bytes.
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_FILE_BYTES }, (_request, body, done) =>

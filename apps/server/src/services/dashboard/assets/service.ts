@@ -7,13 +7,23 @@ import type { Db } from '../../../db/index.ts';
 import { conflict, forbidden, notFound } from '../../../http/errors.ts';
 import type { Principal } from '../../../http/principal.ts';
 import { recordAudit } from '../../audit/service.ts';
+import type { ServiceContext } from '../../mount.ts';
 import { newSecret, secretHash } from '../../vpn/secrets.ts';
 import { dashboardOrganization, dashboardWithAccess } from '../access.ts';
 import { checkImage } from './content.ts';
 import * as store from './store.ts';
 
-/** What the asset calls need from the composition root. */
+/** What the asset and gallery calls need from the composition root. */
 export type AssetContext = { db: Db; blobs: BlobStore; clock: Clock; limitBytes: number };
+
+export function assetContext({
+  database,
+  blobs,
+  clock,
+  config,
+}: Pick<ServiceContext, 'database' | 'blobs' | 'clock' | 'config'>): AssetContext {
+  return { db: database.db, blobs, clock, limitBytes: config.assetStorageLimitBytes };
+}
 
 /** How long an upload URL may be used. */
 export const UPLOAD_URL_TTL_MS = 10 * 60 * 1000;
@@ -43,6 +53,37 @@ export function storageFull(usedBytes: number, incoming: number, limitBytes: num
     `asset storage is full: the organization stores ${inMiB(usedBytes)} of ${inMiB(limitBytes)} and this file ` +
       `needs ${inMiB(incoming)}; delete assets or gallery files first`,
   );
+}
+
+/**
+ * Stores a checked file within the organization's asset storage, replacing the file of the same name: the bytes go
+ * to the blob store first (outside the transaction), then, under the organization's storage lock, `previous` finds
+ * the row being replaced (after any check of its own), the limit is checked without it, and `save` writes the row.
+ * A refusal or failure removes the new bytes; a success removes the replaced ones.
+ */
+export async function storeWithinLimit<Row extends { size: number; blobKey: string }>(
+  ctx: AssetContext,
+  organizationId: string,
+  blobKey: string,
+  bytes: Buffer,
+  steps: { previous: (tx: Db) => Promise<Row | undefined>; save: (tx: Db) => Promise<Row> },
+): Promise<{ saved: Row; previous: Row | undefined }> {
+  await ctx.blobs.put(blobKey, bytes);
+  let outcome: { saved: Row; previous: Row | undefined };
+  try {
+    outcome = await store.inStorageLock(ctx.db, organizationId, async (tx) => {
+      const previous = await steps.previous(tx);
+      const { usedBytes } = await store.storageUsage(tx, organizationId);
+      const before = usedBytes - (previous?.size ?? 0);
+      if (before + bytes.length > ctx.limitBytes) throw storageFull(before, bytes.length, ctx.limitBytes);
+      return { saved: await steps.save(tx), previous };
+    });
+  } catch (error) {
+    await ctx.blobs.delete(blobKey);
+    throw error;
+  }
+  if (outcome.previous) await ctx.blobs.delete(outcome.previous.blobKey);
+  return outcome;
 }
 
 /**
@@ -86,7 +127,7 @@ export async function putAsset(
   name: string,
   upload: { token: string; contentType: string | undefined; body: unknown },
 ): Promise<contract.Asset> {
-  const { db, blobs } = ctx;
+  const { db } = ctx;
   const { org, row } = await dashboardWithAccess(db, principal, 'dashboard', dashboardId, 'r/w');
   const tokenHash = secretHash(upload.token);
   const unusable = () => forbidden('the upload URL is unknown, already used or expired: ask for a new one');
@@ -99,30 +140,21 @@ export async function putAsset(
   const bytes = Buffer.isBuffer(upload.body) ? upload.body : Buffer.alloc(0);
   const contentType = checkImage(upload.contentType, bytes, 'body');
   const blobKey = newBlobKey(`dashboard-assets/${org.id}`);
-  await blobs.put(blobKey, bytes);
-  let outcome: { saved: store.AssetRow; previous: store.AssetRow | undefined };
-  try {
-    outcome = await store.inStorageLock(db, org.id, async (tx) => {
+  const outcome = await storeWithinLimit(ctx, org.id, blobKey, bytes, {
+    previous: async (tx) => {
       if (!(await store.consumeUpload(tx, tokenHash))) throw unusable();
-      const previous = await store.findAsset(tx, org.id, row.id, name);
-      const { usedBytes } = await store.storageUsage(tx, org.id);
-      const before = usedBytes - (previous?.size ?? 0);
-      if (before + bytes.length > ctx.limitBytes) throw storageFull(before, bytes.length, ctx.limitBytes);
-      const saved = await store.saveAsset(tx, {
+      return store.findAsset(tx, org.id, row.id, name);
+    },
+    save: (tx) =>
+      store.saveAsset(tx, {
         organizationId: org.id,
         dashboardId: row.id,
         name,
         contentType,
         size: bytes.length,
         blobKey,
-      });
-      return { saved, previous };
-    });
-  } catch (error) {
-    await blobs.delete(blobKey);
-    throw error;
-  }
-  if (outcome.previous) await blobs.delete(outcome.previous.blobKey);
+      }),
+  });
   await recordAudit(db, principal, {
     organizationId: org.id,
     action: 'dashboards.asset.upload',

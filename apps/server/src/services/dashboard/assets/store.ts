@@ -25,38 +25,41 @@ export async function inStorageLock<T>(
   });
 }
 
+/** The bytes and number of files of one table of files (dashboard assets or gallery files) of the organization. */
+async function filesIn(db: Db, table: typeof dashboardAssets | typeof galleryAssets, organizationId: string) {
+  const [sum] = await db
+    .select({
+      bytes: sql<string>`coalesce(sum(${table.size}), 0)`,
+      count: sql<number>`count(*)::int`,
+    })
+    .from(table)
+    .where(eq(table.organizationId, organizationId));
+  return { bytes: Number(sum?.bytes ?? 0), count: sum?.count ?? 0 };
+}
+
 /** The bytes and number of files the organization stores: dashboard assets and gallery files. */
 export async function storageUsage(
   db: Db,
   organizationId: string,
 ): Promise<{ usedBytes: number; assets: number }> {
-  const [assets] = await db
-    .select({
-      bytes: sql<string>`coalesce(sum(${dashboardAssets.size}), 0)`,
-      count: sql<number>`count(*)::int`,
-    })
-    .from(dashboardAssets)
-    .where(eq(dashboardAssets.organizationId, organizationId));
-  const [gallery] = await db
-    .select({
-      bytes: sql<string>`coalesce(sum(${galleryAssets.size}), 0)`,
-      count: sql<number>`count(*)::int`,
-    })
-    .from(galleryAssets)
-    .where(eq(galleryAssets.organizationId, organizationId));
-  return {
-    usedBytes: Number(assets?.bytes ?? 0) + Number(gallery?.bytes ?? 0),
-    assets: (assets?.count ?? 0) + (gallery?.count ?? 0),
-  };
+  const assets = await filesIn(db, dashboardAssets, organizationId);
+  const gallery = await filesIn(db, galleryAssets, organizationId);
+  return { usedBytes: assets.bytes + gallery.bytes, assets: assets.count + gallery.count };
 }
+
+/** The assets of one dashboard, within its organization. */
+const ofDashboard = (organizationId: string, dashboardId: string) =>
+  and(eq(dashboardAssets.organizationId, organizationId), eq(dashboardAssets.dashboardId, dashboardId));
+
+/** One asset by name, within its dashboard and organization. */
+const oneAsset = (organizationId: string, dashboardId: string, name: string) =>
+  and(ofDashboard(organizationId, dashboardId), eq(dashboardAssets.name, name));
 
 export async function listAssets(db: Db, organizationId: string, dashboardId: string): Promise<AssetRow[]> {
   return db
     .select()
     .from(dashboardAssets)
-    .where(
-      and(eq(dashboardAssets.organizationId, organizationId), eq(dashboardAssets.dashboardId, dashboardId)),
-    )
+    .where(ofDashboard(organizationId, dashboardId))
     .orderBy(asc(dashboardAssets.name));
 }
 
@@ -69,13 +72,7 @@ export async function findAsset(
   const [row] = await db
     .select()
     .from(dashboardAssets)
-    .where(
-      and(
-        eq(dashboardAssets.organizationId, organizationId),
-        eq(dashboardAssets.dashboardId, dashboardId),
-        eq(dashboardAssets.name, name),
-      ),
-    );
+    .where(oneAsset(organizationId, dashboardId, name));
   return row;
 }
 
@@ -109,13 +106,7 @@ export async function deleteAsset(
 ): Promise<AssetRow | undefined> {
   const [row] = await db
     .delete(dashboardAssets)
-    .where(
-      and(
-        eq(dashboardAssets.organizationId, organizationId),
-        eq(dashboardAssets.dashboardId, dashboardId),
-        eq(dashboardAssets.name, name),
-      ),
-    )
+    .where(oneAsset(organizationId, dashboardId, name))
     .returning();
   return row;
 }
@@ -125,9 +116,7 @@ export async function assetBlobKeys(db: Db, organizationId: string, dashboardId:
   const rows = await db
     .select({ blobKey: dashboardAssets.blobKey })
     .from(dashboardAssets)
-    .where(
-      and(eq(dashboardAssets.organizationId, organizationId), eq(dashboardAssets.dashboardId, dashboardId)),
-    );
+    .where(ofDashboard(organizationId, dashboardId));
   return rows.map((row) => row.blobKey);
 }
 

@@ -16,7 +16,7 @@ import {
   MAX_FILE_TEXT,
 } from '../assets/content.ts';
 import { fileResponse } from '../assets/routes.ts';
-import type { AssetContext } from '../assets/service.ts';
+import { assetContext } from '../assets/service.ts';
 import * as service from './service.ts';
 
 const refusals = { ...errors, 409: common.ErrorResponse, 413: common.ErrorResponse };
@@ -65,11 +65,8 @@ async function readUpload(request: FastifyRequest): Promise<service.GalleryUploa
 }
 
 /** Spec 7 "Dashboard" organization gallery: manifests, gallery widgets, multipart upload, download, delete. */
-export const galleryRoutes: FastifyPluginAsyncTypebox<ServiceContext> = async (
-  app,
-  { database, blobs, clock, config },
-) => {
-  const ctx: AssetContext = { db: database.db, blobs, clock, limitBytes: config.assetStorageLimitBytes };
+export const galleryRoutes: FastifyPluginAsyncTypebox<ServiceContext> = async (app, options) => {
+  const ctx = assetContext(options);
   // Scoped to this plugin: only the gallery upload reads multipart bodies.
   await app.register(multipart, {
     limits: {

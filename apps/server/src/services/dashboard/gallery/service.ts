@@ -8,9 +8,7 @@ import type { Principal } from '../../../http/principal.ts';
 import { recordAudit } from '../../audit/service.ts';
 import { dashboardOrganization } from '../access.ts';
 import { checkImage } from '../assets/content.ts';
-import type { AssetContext } from '../assets/service.ts';
-import { storageFull } from '../assets/service.ts';
-import { inStorageLock, storageUsage } from '../assets/store.ts';
+import { type AssetContext, storeWithinLimit } from '../assets/service.ts';
 import * as store from './store.ts';
 
 type GalleryManifest = contract.GalleryManifest;
@@ -118,22 +116,17 @@ export async function uploadGalleryAsset(
   name: string,
   upload: GalleryUpload,
 ): Promise<GalleryAsset> {
-  const { db, blobs } = ctx;
+  const { db } = ctx;
   const org = await dashboardOrganization(db, principal, 'UPDATE');
   const manifest = readManifest(upload.manifest);
   if (!upload.file) throw badRequest('body/file is required (the file part of the multipart upload)');
   const bytes = upload.file.bytes;
   const contentType = checkImage(upload.file.contentType, bytes, 'body/file');
   const blobKey = newBlobKey(`gallery/${org.id}`);
-  await blobs.put(blobKey, bytes);
-  let outcome: { saved: store.GalleryRow; previous: store.GalleryRow | undefined };
-  try {
-    outcome = await inStorageLock(db, org.id, async (tx) => {
-      const previous = await store.findGalleryAsset(tx, org.id, name);
-      const { usedBytes } = await storageUsage(tx, org.id);
-      const before = usedBytes - (previous?.size ?? 0);
-      if (before + bytes.length > ctx.limitBytes) throw storageFull(before, bytes.length, ctx.limitBytes);
-      const saved = await store.saveGalleryAsset(tx, {
+  const outcome = await storeWithinLimit(ctx, org.id, blobKey, bytes, {
+    previous: (tx) => store.findGalleryAsset(tx, org.id, name),
+    save: (tx) =>
+      store.saveGalleryAsset(tx, {
         organizationId: org.id,
         name,
         manifest: manifest as unknown as Record<string, unknown>,
@@ -141,14 +134,8 @@ export async function uploadGalleryAsset(
         size: bytes.length,
         blobKey,
         uploadedBy: principal.userId,
-      });
-      return { saved, previous };
-    });
-  } catch (error) {
-    await blobs.delete(blobKey);
-    throw error;
-  }
-  if (outcome.previous) await blobs.delete(outcome.previous.blobKey);
+      }),
+  });
   await recordAudit(db, principal, {
     organizationId: org.id,
     action: 'dashboards.gallery.upload',

@@ -9,7 +9,9 @@ import { useNavigate } from 'react-router';
 import { useOrganizationApi } from '../../../app/use-organization-api.ts';
 import { describeError } from '../../../shared/http/describe.ts';
 import { hasStatus } from '../../../shared/http/errors.ts';
+import { useLeaveGuard } from '../../../shared/ui/use-leave-guard.ts';
 import { isFeatureEnabled } from '../../experimental/flags.ts';
+import { collectionKeys } from '../api.ts';
 import { isInDialog } from '../model/shortcuts.ts';
 import type { ClipboardPayload } from '../model/types.ts';
 import { useDashboardEditor } from '../model/useDashboardEditor.ts';
@@ -25,7 +27,6 @@ import { PagesPanel } from './PagesPanel.tsx';
 import { Palette } from './Palette.tsx';
 import { EDITOR_QUERY_KEY } from './query-keys.ts';
 import { SaveAsModal } from './SaveAsModal.tsx';
-import { useLeaveGuard } from './use-leave-guard.ts';
 
 export type EditorSession =
   | { kind: 'new'; placeholderId: string }
@@ -47,7 +48,11 @@ export function DashboardEditor({ session, initialDocument }: Props) {
   const [version, setVersion] = useState(session.kind === 'existing' ? session.version : undefined);
   const [showJson] = useState(() => isFeatureEnabled('editorInspector'));
   const leaving = useRef(false);
-  useLeaveGuard(state.dirty, leaving);
+  useLeaveGuard(state.dirty, leaving, {
+    modalId: 'dashboard-editor-leave',
+    texts: 'dashboardEditor.leave',
+    testId: 'editor-leave',
+  });
 
   const dashboardId = session.kind === 'existing' ? session.dashboard.id : undefined;
   const name = session.kind === 'existing' ? session.dashboard.name : t('dashboardEditor.newName');
@@ -97,12 +102,14 @@ export function DashboardEditor({ session, initialDocument }: Props) {
     (saved: DashboardDocument, savedVersion: number) => {
       commands.markSaved(saved);
       setVersion(savedVersion);
+      // The lists (/flows, /directaccess) and the viewer's copy of the dashboard show the new version.
+      void queryClient.invalidateQueries({ queryKey: collectionKeys.all(organization.id) });
       notifications.show({
         color: 'green',
         message: t('dashboardEditor.messages.saved', { version: savedVersion }),
       });
     },
-    [commands, t],
+    [commands, t, queryClient, organization.id],
   );
 
   const saveFailed = useCallback(

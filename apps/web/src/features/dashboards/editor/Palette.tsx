@@ -12,6 +12,7 @@ import { availablePalette, widgetLabelKey } from '../widgets/palette.ts';
 import { WidgetIcon } from '../widgets/WidgetIcon.tsx';
 import { fetchSavedWidgetDocument, fetchSavedWidgets } from './api.ts';
 import classes from './editor.module.css';
+import { GalleryWidgets } from './GalleryWidgets.tsx';
 import { EDITOR_QUERY_KEY } from './query-keys.ts';
 import { savedWidgetPayload } from './saved-widgets.ts';
 
@@ -20,7 +21,7 @@ type Props = {
   onInsert: (payload: ClipboardPayload) => void;
 };
 
-/** Left column: every widget type to add (click or Enter), then the organization's saved widgets. */
+/** Left column: every widget type to add (click or Enter), then the organization's saved widgets and gallery widgets. */
 export function Palette({ onAdd, onInsert }: Props) {
   const { t } = useTranslation();
   const [types] = useState(() =>
@@ -47,6 +48,7 @@ export function Palette({ onAdd, onInsert }: Props) {
         ))}
       </ul>
       <SavedWidgets onInsert={onInsert} />
+      <GalleryWidgets onInsert={onInsert} />
     </Stack>
   );
 }

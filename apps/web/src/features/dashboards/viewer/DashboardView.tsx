@@ -14,7 +14,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { useEffect, useMemo, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { describeError } from '../../../shared/http/describe.ts';
@@ -35,6 +35,12 @@ export type DashboardViewProps = {
   onSlotChange?: (slot: string, deviceId: string | null) => void;
   /** Heading level of the dashboard's name: 2 on its own page (default), 3 inside another page (a flow). */
   titleOrder?: 2 | 3;
+  /** The page to open first (a remembered one); the root page when absent or unknown. */
+  initialPageId?: string;
+  /** The page shown changed (tabs or a navigate action). */
+  onPageChange?: (pageId: string) => void;
+  /** Extra header buttons (the viewer page's data export), given the slots' resolved devices. */
+  headerActions?: (context: { slotDevices: Readonly<Record<string, string | undefined>> }) => ReactNode;
 };
 
 /**
@@ -128,9 +134,18 @@ function LoadedDashboard({
   slotDevices,
   onSlotChange,
   titleOrder = 2,
+  initialPageId,
+  onPageChange,
+  headerActions,
 }: LoadedProps) {
   const { t } = useTranslation();
-  const [pageId, setPageId] = useState(document.rootPageId);
+  const [pageId, setPageId] = useState(() =>
+    initialPageId && document.pages.some((page) => page.id === initialPageId)
+      ? initialPageId
+      : document.rootPageId,
+  );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reports changes of the page only.
+  useEffect(() => onPageChange?.(pageId), [pageId]);
   const [chosen, setChosen] = useState<Record<string, string | undefined>>({});
   const requested = onSlotChange ? (slotDevices ?? {}) : { ...slotDevices, ...chosen };
   const slots = useSlotDevices(document.slots, requested);
@@ -189,6 +204,7 @@ function LoadedDashboard({
             {document.slots.map((slot) => (
               <SlotPicker key={slot.name} slot={slot} slots={slots} onPick={pick} />
             ))}
+            {headerActions?.({ slotDevices: slots.devices })}
             {canEdit && !fullscreen.active && (
               <Button component={Link} to={editPath} variant="default" size="sm" data-testid="dashboard-edit">
                 {t('dashboardViewer.edit')}

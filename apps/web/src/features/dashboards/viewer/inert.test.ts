@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import shellTexts from '../../../locales/en.json';
 import alarmTexts from '../../alarms/locales/en.json';
 import devicesTexts from '../../devices/locales/en.json';
-import { assetAddress, DASHBOARD_VIEW_KEY } from '../api.ts';
+import { assetAddress, collectionKeys, DASHBOARD_VIEW_KEY } from '../api.ts';
 import widgetTexts from '../widgets/locales/en.json';
 import type { WidgetRuntime } from '../widgets/types.ts';
 import { DashboardGrid } from './DashboardGrid.tsx';
@@ -255,7 +255,7 @@ describe('a dashboard with script in every text field', () => {
       createdAt: new Date(0).toISOString(),
       updatedAt: new Date(0).toISOString(),
     };
-    client.setQueryData([DASHBOARD_VIEW_KEY, ORG, 'dashboard', DASHBOARD], dashboard);
+    client.setQueryData([...collectionKeys.all(ORG), 'view', DASHBOARD], dashboard);
     client.setQueryData([DASHBOARD_VIEW_KEY, ORG, 'version', DASHBOARD, 1], {
       dashboardId: DASHBOARD,
       version: 1,

@@ -4,6 +4,7 @@ import { useMemo } from 'react';
 import { useOrganizationApi } from '../../../app/use-organization-api.ts';
 import { hasStatus } from '../../../shared/http/errors.ts';
 import {
+  collectionKeys,
   DASHBOARD_VIEW_KEY,
   type Dashboard,
   type DashboardVersion,
@@ -34,7 +35,8 @@ const gone = (error: unknown) => hasStatus(error, 404) || hasStatus(error, 400) 
 export function useDashboardDocument(dashboardId: string, version?: number): LoadedDashboard {
   const { organization, token } = useOrganizationApi();
   const dashboard = useQuery({
-    queryKey: [DASHBOARD_VIEW_KEY, organization.id, 'dashboard', dashboardId],
+    // Under the collections' key: whatever changes a dashboard (a save, a version made current) refreshes it too.
+    queryKey: [...collectionKeys.all(organization.id), 'view', dashboardId],
     queryFn: async ({ signal }) => fetchDashboard(await token(), dashboardId, signal),
     retry: (count, error) => !gone(error) && count < 2,
   });

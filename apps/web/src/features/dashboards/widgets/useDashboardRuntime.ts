@@ -5,6 +5,7 @@ import { useOrganizationApi } from '../../../app/use-organization-api.ts';
 import { liveClientFor } from '../../../shared/live/live-client.ts';
 import { queryData } from '../../data-explore/api.ts';
 import { assetAddress, fetchLatestValues, writeSetpoint } from '../api.ts';
+import { formulaOf } from './formula.ts';
 import type { ScalarValue, WidgetRuntime } from './types.ts';
 import { bindingKey, deviceKey, ValueStore, variableKey } from './value-store.ts';
 import { WriteRefused } from './write.tsx';
@@ -224,13 +225,17 @@ export function useDashboardRuntime(options: DashboardRuntimeOptions): WidgetRun
     return {
       mode,
       deviceOf,
+      // A binding's formula (formulaMapping) changes what widgets show: values and charts' history; writes go to the
+      // path unchanged.
       valueOf: (binding) => {
         const key = keyOf(binding);
-        return key === undefined ? undefined : store.get(key);
+        return key === undefined ? undefined : store.get(key, formulaOf(binding));
       },
       historyOf: (binding, windowSeconds) => {
         const key = keyOf(binding);
-        return key === undefined ? [] : store.history(key, Date.now() - windowSeconds * 1000);
+        return key === undefined
+          ? []
+          : store.history(key, Date.now() - windowSeconds * 1000, formulaOf(binding));
       },
       write,
       run,
@@ -250,7 +255,9 @@ export function useDashboardRuntime(options: DashboardRuntimeOptions): WidgetRun
       },
       metaOf: (binding) => {
         const key = keyOf(binding);
-        return key === undefined ? undefined : store.metaOf(key);
+        const meta = key === undefined ? undefined : store.metaOf(key);
+        // The path's unit is not the formula's (°C through `value * 1.8 + 32`): the widget's own unit applies.
+        return meta && formulaOf(binding) !== undefined ? { ...meta, unit: null } : meta;
       },
       statusOf: (deviceId) => store.statusOf(deviceId),
       slots: () => [...slotLabels.keys()],

@@ -1,4 +1,5 @@
 import type { Binding } from '@edgeport/dashboard-schema';
+import { compiledFormula, timedThrough } from './formula.ts';
 import type { ScalarValue, TimedValue } from './types.ts';
 
 /** What the platform says about a bound path (units, type, whether the caller may write it). */
@@ -103,6 +104,8 @@ function defaultSchedule(flush: () => void): void {
  */
 export class ValueStore {
   private readonly latest = new Map<string, TimedValue>();
+  /** The latest values as formulas show them, by key and formula, with the raw value each was computed from. */
+  private readonly shown = new Map<string, { raw: TimedValue; shown: TimedValue }>();
   private readonly meta = new Map<string, PathMeta>();
   private readonly rings = new Map<string, Ring>();
   private readonly listeners = new Map<string, Set<Listener>>();
@@ -121,9 +124,19 @@ export class ValueStore {
 
   // --- reading --------------------------------------------------------------------------------------------------
 
-  /** The latest value of a key; the same object until the key changes (a stable snapshot for React). */
-  get(key: string): TimedValue | undefined {
-    return this.latest.get(key);
+  /**
+   * The latest value of a key; the same object until the key changes (a stable snapshot for React). With a formula
+   * (a binding's, formulaMapping), as the formula shows it: computed once per new value, then the same object too.
+   */
+  get(key: string, formula?: string): TimedValue | undefined {
+    const raw = this.latest.get(key);
+    if (formula === undefined || raw === undefined) return raw;
+    const cacheKey = `${key}\n${formula}`;
+    const known = this.shown.get(cacheKey);
+    if (known?.raw === raw) return known.shown;
+    const shown = timedThrough(raw, compiledFormula(formula));
+    this.shown.set(cacheKey, { raw, shown });
+    return shown;
   }
 
   metaOf(key: string): PathMeta | undefined {
@@ -135,9 +148,15 @@ export class ValueStore {
     return this.revisions.get(key) ?? 0;
   }
 
-  /** The key's recent values at or after `since` (epoch ms), oldest first; empty for keys without history. */
-  history(key: string, since: number): TimedValue[] {
-    return this.rings.get(key)?.since(since) ?? [];
+  /**
+   * The key's recent values at or after `since` (epoch ms), oldest first; empty for keys without history. With a
+   * formula, as the formula shows them.
+   */
+  history(key: string, since: number, formula?: string): TimedValue[] {
+    const points = this.rings.get(key)?.since(since) ?? [];
+    if (formula === undefined) return points;
+    const compiled = compiledFormula(formula);
+    return points.map((point) => timedThrough(point, compiled));
   }
 
   isLoading(deviceId: string): boolean {

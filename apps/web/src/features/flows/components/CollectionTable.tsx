@@ -2,7 +2,7 @@ import { Button, Group, SegmentedControl, Stack, Text, VisuallyHidden } from '@m
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useOrganizationApi } from '../../../app/use-organization-api.ts';
@@ -11,14 +11,14 @@ import { DataTable, usePageRequest } from '../../../shared/ui/DataTable.tsx';
 import { RowLinkButton } from '../../../shared/ui/RowLinkButton.tsx';
 import {
   type Collection,
+  collectionKeys,
   createOne,
   type Dashboard,
   deleteOne,
   fetchPage,
   fetchVersion,
-  flowsKeys,
   type ListScope,
-} from '../api.ts';
+} from '../../dashboards/api.ts';
 import { copyName, type Kind, newDashboardPath, rowActions } from '../logic.ts';
 import { flowsFailure } from '../messages.ts';
 import { editPath, openPath } from '../paths.ts';
@@ -34,48 +34,23 @@ function scopeOf(raw: string | null): ListScope {
   return raw === 'mine' || raw === 'shared' ? raw : 'all';
 }
 
-/**
- * One collection as a server-paged table (spec 2 /flows, /flows/dashboards, /flows/widgets): name, owner, the
- * caller's access and the last change, with the actions the caller's access allows (spec 4), filtered to all, mine
- * or shared with me (the address keeps the filter as `?scope=`).
- */
-export function CollectionTable({ collection }: { collection: Collection }) {
-  const { t, i18n } = useTranslation();
-  const { organization, ability, token } = useOrganizationApi();
+/** Duplicate and delete of a row, each reported in a notification; the lists are refreshed either way. */
+function useRowCommands(collection: Collection) {
+  const { t } = useTranslation();
+  const { organization, token } = useOrganizationApi();
   const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  const [params, setParams] = useSearchParams();
-  const scope = scopeOf(params.get('scope'));
-  const kind = KIND[collection];
-  const canCreate = ability.can('CREATE', 'dashboards');
-  const [request, setRequest] = usePageRequest({ sort: 'name', order: 'asc' });
-  const [sharing, setSharing] = useState<Dashboard | null>(null);
-  const [versionsOf, setVersionsOf] = useState<Dashboard | null>(null);
-  const [creatingFlow, setCreatingFlow] = useState(false);
-
-  const list = useQuery({
-    queryKey: flowsKeys.page(organization.id, collection, scope, request),
-    queryFn: async ({ signal }) => fetchPage(await token(), collection, scope, request, signal),
-    placeholderData: keepPreviousData,
-  });
-
-  const changeScope = (next: string) => {
-    const updated = new URLSearchParams(params);
-    if (next === 'all') updated.delete('scope');
-    else updated.set('scope', next);
-    setParams(updated, { replace: true });
-    setRequest((current) => ({ ...current, page: 0 }));
-  };
-
-  const refresh = useCallback(
-    () => queryClient.invalidateQueries({ queryKey: flowsKeys.all(organization.id) }),
-    [queryClient, organization.id],
-  );
-
-  const columns = useMemo<ColumnDef<Dashboard>[]>(() => {
-    const dates = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
-    const duplicate = async (row: Dashboard) => {
+  return useMemo(() => {
+    const attempt = async (work: () => Promise<string>, failedTitle: string) => {
       try {
+        notifications.show({ color: 'green', message: await work() });
+      } catch (error) {
+        notifications.show({ color: 'red', title: failedTitle, message: flowsFailure(t, error) });
+      } finally {
+        await queryClient.invalidateQueries({ queryKey: collectionKeys.all(organization.id) });
+      }
+    };
+    const duplicate = (row: Dashboard) =>
+      attempt(async () => {
         const bearer = await token();
         const current = await fetchVersion(bearer, collection, row.id, row.currentVersion);
         const name = copyName(row.name, (original) => t('flows.duplicate.name', { name: original }));
@@ -84,31 +59,31 @@ export function CollectionTable({ collection }: { collection: Collection }) {
           description: row.description,
           document: current.document as Record<string, unknown>,
         });
-        notifications.show({ color: 'green', message: t('flows.duplicate.done', { name }) });
-      } catch (error) {
-        notifications.show({
-          color: 'red',
-          title: t('flows.duplicate.failed'),
-          message: flowsFailure(t, error),
-        });
-      } finally {
-        await refresh();
-      }
-    };
-    const remove = async (row: Dashboard) => {
-      try {
+        return t('flows.duplicate.done', { name });
+      }, t('flows.duplicate.failed'));
+    const remove = (row: Dashboard) =>
+      attempt(async () => {
         await deleteOne(await token(), collection, row.id);
-        notifications.show({ color: 'green', message: t('flows.delete.done', { name: row.name }) });
-      } catch (error) {
-        notifications.show({
-          color: 'red',
-          title: t('flows.delete.failed'),
-          message: flowsFailure(t, error),
-        });
-      } finally {
-        await refresh();
-      }
-    };
+        return t('flows.delete.done', { name: row.name });
+      }, t('flows.delete.failed'));
+    return { duplicate, remove };
+  }, [t, token, collection, queryClient, organization.id]);
+}
+
+type RowHandlers = {
+  duplicate: (row: Dashboard) => Promise<void>;
+  remove: (row: Dashboard) => Promise<void>;
+  share: (row: Dashboard) => void;
+  versions: (row: Dashboard) => void;
+};
+
+/** The table's columns: name (opens the item), owner, access, last change and the actions the access allows. */
+function useColumns(kind: Kind, canCreate: boolean, handlers: RowHandlers): ColumnDef<Dashboard>[] {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const { duplicate, remove, share, versions } = handlers;
+  return useMemo<ColumnDef<Dashboard>[]>(() => {
+    const dates = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
     return [
       {
         id: 'name',
@@ -180,8 +155,8 @@ export function CollectionTable({ collection }: { collection: Collection }) {
               {action('open', () => void navigate(openPath(kind, item.id)))}
               {action('edit', () => void navigate(editPath(kind, item.id)))}
               {action('duplicate', () => void duplicate(item))}
-              {action('share', () => setSharing(item))}
-              {action('versions', () => setVersionsOf(item))}
+              {action('share', () => share(item))}
+              {action('versions', () => versions(item))}
               {action(
                 'delete',
                 () =>
@@ -198,7 +173,47 @@ export function CollectionTable({ collection }: { collection: Collection }) {
         },
       },
     ];
-  }, [t, i18n.language, token, collection, kind, canCreate, navigate, refresh]);
+  }, [t, i18n.language, kind, canCreate, navigate, duplicate, remove, share, versions]);
+}
+
+/**
+ * One collection as a server-paged table (spec 2 /flows, /flows/dashboards, /flows/widgets): name, owner, the
+ * caller's access and the last change, with the actions the caller's access allows (spec 4), filtered to all, mine
+ * or shared with me (the address keeps the filter as `?scope=`).
+ */
+export function CollectionTable({ collection }: { collection: Collection }) {
+  const { t } = useTranslation();
+  const { organization, ability, token } = useOrganizationApi();
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const scope = scopeOf(params.get('scope'));
+  const kind = KIND[collection];
+  const canCreate = ability.can('CREATE', 'dashboards');
+  const [request, setRequest] = usePageRequest({ sort: 'name', order: 'asc' });
+  const [sharing, setSharing] = useState<Dashboard | null>(null);
+  const [versionsOf, setVersionsOf] = useState<Dashboard | null>(null);
+  const [creatingFlow, setCreatingFlow] = useState(false);
+  const { duplicate, remove } = useRowCommands(collection);
+  const columns = useColumns(kind, canCreate, {
+    duplicate,
+    remove,
+    share: setSharing,
+    versions: setVersionsOf,
+  });
+
+  const list = useQuery({
+    queryKey: collectionKeys.page(organization.id, collection, scope, request),
+    queryFn: async ({ signal }) => fetchPage(await token(), collection, scope, request, signal),
+    placeholderData: keepPreviousData,
+  });
+
+  const changeScope = (next: string) => {
+    const updated = new URLSearchParams(params);
+    if (next === 'all') updated.delete('scope');
+    else updated.set('scope', next);
+    setParams(updated, { replace: true });
+    setRequest((current) => ({ ...current, page: 0 }));
+  };
 
   const emptyHint = request.search
     ? t('flows.empty.noMatchHint')

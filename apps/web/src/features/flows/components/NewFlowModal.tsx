@@ -5,7 +5,8 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useOrganizationApi } from '../../../app/use-organization-api.ts';
-import { createFlow, flowsKeys } from '../api.ts';
+import { collectionKeys } from '../../dashboards/api.ts';
+import { createFlow } from '../api.ts';
 import { NAME_MAX } from '../logic.ts';
 import { flowsFailure } from '../messages.ts';
 import { editPath } from '../paths.ts';
@@ -35,7 +36,7 @@ function NewFlowForm({ onClose }: { onClose: () => void }) {
   const create = useMutation({
     mutationFn: async (name: string) => createFlow(await token(), name),
     onSuccess: async (flow) => {
-      await queryClient.invalidateQueries({ queryKey: flowsKeys.all(organization.id) });
+      await queryClient.invalidateQueries({ queryKey: collectionKeys.all(organization.id) });
       onClose();
       await navigate(editPath('flow', flow.id));
     },

@@ -21,13 +21,12 @@ import { useOrganizationApi } from '../../../app/use-organization-api.ts';
 import { hasStatus } from '../../../shared/http/errors.ts';
 import {
   type Collection,
+  collectionKeys,
   type Dashboard,
   fetchOne,
-  fetchOrganizationUsers,
-  flowsKeys,
-  type OrganizationUser,
   shareWith,
-} from '../api.ts';
+} from '../../dashboards/api.ts';
+import { fetchOrganizationUsers, type OrganizationUser } from '../api.ts';
 import { levelOf, type ShareChoice, shareChanges } from '../logic.ts';
 import { flowsFailure } from '../messages.ts';
 
@@ -78,14 +77,14 @@ function ShareForm({
   const [failure, setFailure] = useState<string | null>(null);
 
   const fresh = useQuery({
-    queryKey: flowsKeys.one(organization.id, collection, item.id),
+    queryKey: collectionKeys.one(organization.id, collection, item.id),
     queryFn: async ({ signal }) => fetchOne(await token(), collection, item.id, signal),
     initialData: item,
     staleTime: 0,
     refetchOnMount: 'always',
   });
   const users = useQuery({
-    queryKey: flowsKeys.users(organization.id),
+    queryKey: collectionKeys.users(organization.id),
     queryFn: async ({ signal }) => fetchOrganizationUsers(await token(), organization.id, signal),
     staleTime: 60_000,
   });
@@ -110,7 +109,7 @@ function ShareForm({
     mutationFn: async () => shareWith(await token(), collection, item.id, pending),
     onSuccess: async () => {
       notifications.show({ color: 'green', message: t('flows.share.saved', { name: item.name }) });
-      await queryClient.invalidateQueries({ queryKey: flowsKeys.all(organization.id) });
+      await queryClient.invalidateQueries({ queryKey: collectionKeys.all(organization.id) });
       onClose();
     },
     onError: (error) => setFailure(flowsFailure(t, error)),

@@ -22,8 +22,8 @@ import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../../app/use-organization-api.ts';
+import { collectionKeys, type Dashboard, fetchVersion } from '../../dashboards/api.ts';
 import { fetchDevices } from '../../devices/api.ts';
-import { type Dashboard, fetchVersion, flowsKeys } from '../api.ts';
 import { FlowIcon } from '../icons.tsx';
 
 /** What the form gives back: an entry without its id and place (the editor keeps or assigns those). */
@@ -314,7 +314,7 @@ function SlotDevices({
   const { organization, ability, token } = useOrganizationApi();
   const canListDevices = ability.can('READ', 'devices');
   const version = useQuery({
-    queryKey: flowsKeys.version(organization.id, 'dashboards', dashboard.id, dashboard.currentVersion),
+    queryKey: collectionKeys.version(organization.id, 'dashboards', dashboard.id, dashboard.currentVersion),
     queryFn: async ({ signal }) =>
       fetchVersion(await token(), 'dashboards', dashboard.id, dashboard.currentVersion, signal),
   });

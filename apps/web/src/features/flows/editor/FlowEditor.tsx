@@ -5,9 +5,7 @@ import {
   Anchor,
   Box,
   Button,
-  Center,
   Group,
-  Loader,
   Paper,
   ScrollArea,
   Stack,
@@ -34,7 +32,9 @@ import { useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useOrganizationApi } from '../../../app/use-organization-api.ts';
-import { type Dashboard, fetchAll, flowsKeys, saveFlowVersion } from '../api.ts';
+import { useLeaveGuard } from '../../../shared/ui/use-leave-guard.ts';
+import { collectionKeys, createVersion, type Dashboard, fetchAll } from '../../dashboards/api.ts';
+import { FlowProblem } from '../components/FlowProblem.tsx';
 import {
   entryOf,
   moveEntry,
@@ -50,7 +50,6 @@ import { entryPath } from '../paths.ts';
 import { useFlow } from '../use-flow.ts';
 import { type EntryDraft, EntryForm } from './EntryForm.tsx';
 import { EntryNode, type EntryNodeType } from './EntryNode.tsx';
-import { useUnsavedGuard } from './use-unsaved-guard.ts';
 
 const NODE_TYPES = { entry: EntryNode };
 const DELETE_KEYS = ['Delete', 'Backspace'];
@@ -64,36 +63,7 @@ const DELETE_KEYS = ['Delete', 'Backspace'];
 export default function FlowEditor({ flowId, version }: { flowId: string; version?: number }) {
   const { t } = useTranslation();
   const loaded = useFlow(flowId, version);
-  if (loaded.state === 'loading') {
-    return (
-      <Center p="xl">
-        <Loader aria-label={t('common.loading')} />
-      </Center>
-    );
-  }
-  if (loaded.state === 'error') {
-    return (
-      <Alert color="red" title={t('flows.viewer.loadFailed')} data-testid="flow-error">
-        <Stack gap="xs" align="flex-start">
-          <Text size="sm">{flowsFailure(t, loaded.error)}</Text>
-          <Button size="xs" variant="light" onClick={loaded.retry}>
-            {t('common.retry')}
-          </Button>
-        </Stack>
-      </Alert>
-    );
-  }
-  if (loaded.state === 'unreadable') {
-    return (
-      <Alert
-        color="red"
-        title={t('flows.viewer.unreadable', { name: loaded.flow.name })}
-        data-testid="flow-error"
-      >
-        <Text size="sm">{loaded.errors[0]}</Text>
-      </Alert>
-    );
-  }
+  if (loaded.state !== 'ready') return <FlowProblem loaded={loaded} listLink={false} />;
   if (loaded.flow.access === 'r') {
     return (
       <Alert color="orange" title={t('flows.editor.readOnly')} data-testid="flow-read-only">
@@ -150,6 +120,32 @@ function toEdges(document: FlowDocument, previous: readonly Edge[]): Edge[] {
     });
 }
 
+/**
+ * What entries may open: the organization's dashboards and the other flows (a flow does not open itself), and the
+ * names of all of them by id for the nodes.
+ */
+function useTargets(flowId: string) {
+  const { organization, token } = useOrganizationApi();
+  const dashboards = useQuery({
+    queryKey: collectionKeys.picker(organization.id, 'dashboards'),
+    queryFn: async ({ signal }) => fetchAll(await token(), 'dashboards', signal),
+  });
+  const flows = useQuery({
+    queryKey: collectionKeys.picker(organization.id, 'flows'),
+    queryFn: async ({ signal }) => fetchAll(await token(), 'flows', signal),
+  });
+  const names = useMemo(() => {
+    const map = new Map<string, string>();
+    for (const item of [...(dashboards.data ?? []), ...(flows.data ?? [])]) map.set(item.id, item.name);
+    return map;
+  }, [dashboards.data, flows.data]);
+  const otherFlows = useMemo<Dashboard[]>(
+    () => (flows.data ?? []).filter((flow) => flow.id !== flowId),
+    [flows.data, flowId],
+  );
+  return { dashboards: dashboards.data ?? [], otherFlows, names };
+}
+
 function EditorBody({
   flowId,
   name,
@@ -171,25 +167,13 @@ function EditorBody({
   const [comment, setComment] = useState('');
   const [form, setForm] = useState<{ mode: 'add' } | { mode: 'edit'; id: string } | null>(null);
   const leaving = useRef(false);
-  useUnsavedGuard(dirty, leaving);
+  useLeaveGuard(dirty, leaving, {
+    modalId: 'flow-editor-leave',
+    texts: 'flows.editor.leave',
+    testId: 'flow-leave',
+  });
 
-  const dashboards = useQuery({
-    queryKey: flowsKeys.picker(organization.id, 'dashboards'),
-    queryFn: async ({ signal }) => fetchAll(await token(), 'dashboards', signal),
-  });
-  const flows = useQuery({
-    queryKey: flowsKeys.picker(organization.id, 'flows'),
-    queryFn: async ({ signal }) => fetchAll(await token(), 'flows', signal),
-  });
-  const names = useMemo(() => {
-    const map = new Map<string, string>();
-    for (const item of [...(dashboards.data ?? []), ...(flows.data ?? [])]) map.set(item.id, item.name);
-    return map;
-  }, [dashboards.data, flows.data]);
-  const otherFlows = useMemo<Dashboard[]>(
-    () => (flows.data ?? []).filter((flow) => flow.id !== flowId),
-    [flows.data, flowId],
-  );
+  const { dashboards, otherFlows, names } = useTargets(flowId);
 
   const [nodes, setNodes] = useState<EntryNodeType[]>(() => toNodes(initial, [], names));
   const [edges, setEdges] = useState<Edge[]>(() => toEdges(initial, []));
@@ -303,14 +287,14 @@ function EditorBody({
     mutationFn: async () => {
       const checked = readDocument('flow', document);
       if (!checked.ok) throw new Error(checked.errors.join('; '));
-      return saveFlowVersion(await token(), flowId, checked.document, comment.trim() || undefined);
+      return createVersion(await token(), 'flows', flowId, checked.document, comment.trim() || undefined);
     },
     onSuccess: async (saved) => {
       notifications.show({
         color: 'green',
         message: t('flows.editor.saved', { name, version: saved.version }),
       });
-      await queryClient.invalidateQueries({ queryKey: flowsKeys.all(organization.id) });
+      await queryClient.invalidateQueries({ queryKey: collectionKeys.all(organization.id) });
       leaving.current = true;
       setDirty(false);
       await navigate(entryPath(flowId, undefined));
@@ -325,44 +309,18 @@ function EditorBody({
 
   return (
     <Stack gap="sm" data-testid="flow-editor" data-dirty={dirty}>
-      <Group justify="space-between" align="flex-end" wrap="wrap">
-        <Stack gap={0}>
-          <Title order={2} size="h3">
-            {t('flows.editor.title', { name })}
-          </Title>
-          <Text size="sm" c="dimmed">
-            {t('flows.editor.basedOn', { version: baseVersion })}
-          </Text>
-        </Stack>
-        <Group gap="xs" wrap="wrap">
-          <Button data-testid="flow-add-entry" onClick={() => setForm({ mode: 'add' })}>
-            {t('flows.editor.add')}
-          </Button>
-          <Button
-            variant="default"
-            color="red"
-            data-testid="flow-delete-selected"
-            disabled={selectedEntries.length === 0 && selectedEdges.length === 0}
-            onClick={() => deleteElements(selectedEntries, selectedEdges)}
-          >
-            {t('flows.editor.deleteSelected')}
-          </Button>
-          <TextInput
-            aria-label={t('flows.editor.comment')}
-            placeholder={t('flows.editor.comment')}
-            value={comment}
-            maxLength={500}
-            onChange={(event) => setComment(event.currentTarget.value)}
-            w={220}
-          />
-          <Button variant="default" component={Link} to={entryPath(flowId, undefined)}>
-            {t('flows.editor.close')}
-          </Button>
-          <Button data-testid="flow-save" loading={save.isPending} onClick={() => save.mutate()}>
-            {t('flows.editor.save')}
-          </Button>
-        </Group>
-      </Group>
+      <EditorHeader
+        name={name}
+        baseVersion={baseVersion}
+        flowId={flowId}
+        comment={comment}
+        onComment={setComment}
+        onAdd={() => setForm({ mode: 'add' })}
+        canDeleteSelected={selectedEntries.length > 0 || selectedEdges.length > 0}
+        onDeleteSelected={() => deleteElements(selectedEntries, selectedEdges)}
+        saving={save.isPending}
+        onSave={() => save.mutate()}
+      />
       <Group align="stretch" gap="sm" wrap="nowrap">
         <Box
           flex={1}
@@ -411,13 +369,80 @@ function EditorBody({
       <EntryForm
         opened={form !== null}
         entry={editing}
-        dashboards={dashboards.data ?? []}
+        dashboards={dashboards}
         flows={otherFlows}
         parents={parentChoices}
         onSubmit={applyDraft}
         onClose={() => setForm(null)}
       />
     </Stack>
+  );
+}
+
+/** The editor's title and its commands: add, delete the selection, the version comment, close and save. */
+function EditorHeader({
+  name,
+  baseVersion,
+  flowId,
+  comment,
+  onComment,
+  onAdd,
+  canDeleteSelected,
+  onDeleteSelected,
+  saving,
+  onSave,
+}: {
+  name: string;
+  baseVersion: number;
+  flowId: string;
+  comment: string;
+  onComment: (comment: string) => void;
+  onAdd: () => void;
+  canDeleteSelected: boolean;
+  onDeleteSelected: () => void;
+  saving: boolean;
+  onSave: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Group justify="space-between" align="flex-end" wrap="wrap">
+      <Stack gap={0}>
+        <Title order={2} size="h3">
+          {t('flows.editor.title', { name })}
+        </Title>
+        <Text size="sm" c="dimmed">
+          {t('flows.editor.basedOn', { version: baseVersion })}
+        </Text>
+      </Stack>
+      <Group gap="xs" wrap="wrap">
+        <Button data-testid="flow-add-entry" onClick={onAdd}>
+          {t('flows.editor.add')}
+        </Button>
+        <Button
+          variant="default"
+          color="red"
+          data-testid="flow-delete-selected"
+          disabled={!canDeleteSelected}
+          onClick={onDeleteSelected}
+        >
+          {t('flows.editor.deleteSelected')}
+        </Button>
+        <TextInput
+          aria-label={t('flows.editor.comment')}
+          placeholder={t('flows.editor.comment')}
+          value={comment}
+          maxLength={500}
+          onChange={(event) => onComment(event.currentTarget.value)}
+          w={220}
+        />
+        <Button variant="default" component={Link} to={entryPath(flowId, undefined)}>
+          {t('flows.editor.close')}
+        </Button>
+        <Button data-testid="flow-save" loading={saving} onClick={onSave}>
+          {t('flows.editor.save')}
+        </Button>
+      </Group>
+    </Group>
   );
 }
 

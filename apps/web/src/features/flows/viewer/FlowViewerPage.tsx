@@ -1,8 +1,9 @@
 import type { FlowDocument, FlowEntry } from '@edgeport/dashboard-schema';
-import { Alert, Anchor, Breadcrumbs, Button, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Breadcrumbs, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { lazy, Suspense, useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
+import { FlowProblem, Waiting } from '../components/FlowProblem.tsx';
 import {
   childrenOf,
   entryOf,
@@ -12,9 +13,8 @@ import {
   trailTo,
   versionParam,
 } from '../logic.ts';
-import { flowsFailure } from '../messages.ts';
 import { editPath, entryPath } from '../paths.ts';
-import { type LoadedFlow, useFlow } from '../use-flow.ts';
+import { useFlow } from '../use-flow.ts';
 import { FlowCards } from './FlowCards.tsx';
 
 const DashboardView = lazy(() =>
@@ -41,15 +41,6 @@ export default function FlowViewerPage() {
     );
   }
   return <FlowView flowId={flowId} entryId={dashboardFlowId} version={version} />;
-}
-
-function Waiting() {
-  const { t } = useTranslation();
-  return (
-    <Center p="xl">
-      <Loader aria-label={t('common.loading')} />
-    </Center>
-  );
 }
 
 function FlowView({ flowId, entryId, version }: { flowId: string; entryId?: string; version?: number }) {
@@ -119,37 +110,6 @@ function FlowView({ flowId, entryId, version }: { flowId: string; entryId?: stri
         <FirstLevel flowId={flow.id} document={document} version={version} canEdit={canEdit} />
       )}
     </Stack>
-  );
-}
-
-function FlowProblem({ loaded }: { loaded: Exclude<LoadedFlow, { state: 'ready' }> }) {
-  const { t } = useTranslation();
-  if (loaded.state === 'loading') return <Waiting />;
-  if (loaded.state === 'unreadable') {
-    return (
-      <Alert
-        color="red"
-        title={t('flows.viewer.unreadable', { name: loaded.flow.name })}
-        data-testid="flow-error"
-      >
-        <Text size="sm">{loaded.errors[0]}</Text>
-      </Alert>
-    );
-  }
-  return (
-    <Alert color="red" title={t('flows.viewer.loadFailed')} data-testid="flow-error">
-      <Stack gap="xs" align="flex-start">
-        <Text size="sm">{flowsFailure(t, loaded.error)}</Text>
-        <Group gap="xs">
-          <Button size="xs" variant="light" onClick={loaded.retry}>
-            {t('common.retry')}
-          </Button>
-          <Button size="xs" variant="subtle" component={Link} to="/flows">
-            {t('flows.viewer.toList')}
-          </Button>
-        </Group>
-      </Stack>
-    </Alert>
   );
 }
 

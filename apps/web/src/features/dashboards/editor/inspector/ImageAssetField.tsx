@@ -5,6 +5,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../../../app/use-organization-api.ts';
 import { describeError } from '../../../../shared/http/describe.ts';
+import { AssetStorageUsage, assetStorageKey } from '../AssetStorageUsage.tsx';
 import { fetchAssets, fetchGalleryManifest, fetchUploadUrl, putWithProgress } from '../api.ts';
 import { EDITOR_QUERY_KEY } from '../query-keys.ts';
 import { assetNameOf } from './page-settings.ts';
@@ -62,6 +63,7 @@ export function ImageAssetField({ dashboardId, source, asset, onChange }: Props)
       const { url } = await fetchUploadUrl(bearerToken, dashboardId, name);
       await putWithProgress(url, bearerToken, file, setProgress);
       await queryClient.invalidateQueries({ queryKey: assetsKey });
+      void queryClient.invalidateQueries({ queryKey: assetStorageKey(organization.id) });
       onChange({ source: 'dashboard', asset: name });
       notifications.show({ color: 'green', message: t('dashboardEditor.image.uploaded', { name }) });
     } catch (error) {
@@ -122,6 +124,7 @@ export function ImageAssetField({ dashboardId, source, asset, onChange }: Props)
             {t('dashboardEditor.image.saveFirst')}
           </Text>
         ))}
+      {source === 'dashboard' && <AssetStorageUsage />}
       {progress !== null && (
         <Progress
           value={Math.round(progress * 100)}

@@ -1,23 +1,18 @@
-import 'uplot/dist/uPlot.min.css';
-import { Box, Button, Group, Stack, Text } from '@mantine/core';
-import { useElementSize } from '@mantine/hooks';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { Button, Group, Text } from '@mantine/core';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import uPlot from 'uplot';
 import { useFeatureFlag } from '../../../data-explore/use-flag.ts';
-import { ChartLegend } from '../ChartLegend.tsx';
 import { useChartColors } from '../chart-theme.ts';
-import { bindingLabel } from '../format.ts';
+import { ChartFrame, chartAxes, keepChart, useLiveChart } from '../live-chart.tsx';
 import { Placeholder } from '../Placeholder.tsx';
-import { useBindingsEffect } from '../use-binding.ts';
 import type { WidgetPropsOf } from '../widget-props.ts';
 import { bucketize, drillInto } from './buckets.ts';
 
-/** Charts redraw at most this often (live values may come at 10 Hz and more). */
-const CHART_FRAME_MS = 200;
-
 type Range = { from: number; to: number; bucketMs: number };
 type Frame = { starts: number[]; columns: (number | null)[][]; range: Range };
+
+const hasValues = (frame: Frame) => frame.columns.some((column) => column.some((value) => value !== null));
 
 /**
  * The bound values averaged per bucket over the window (bars, one nested bar per series). With the experimental
@@ -27,18 +22,10 @@ export default function BarChartWidget({ widget, runtime }: WidgetPropsOf<'barCh
   const { t, i18n } = useTranslation();
   const colors = useChartColors();
   const drillEnabled = useFeatureFlag('barChartTimeDrill');
-  const { ref, width, height } = useElementSize();
-  const host = useRef<HTMLDivElement>(null);
-  const plot = useRef<uPlot | null>(null);
   const [drill, setDrill] = useState<Range | null>(null);
   const [empty, setEmpty] = useState(true);
   const { bindings } = widget;
   const { windowSeconds, bucketSeconds } = widget.options;
-  const labels = useMemo(
-    () => bindings.map((binding) => bindingLabel(binding, runtime.slotLabel)),
-    [bindings, runtime],
-  );
-  const measured = width > 0 && height > 0;
 
   const frame = (): Frame => {
     const now = Date.now();
@@ -59,16 +46,23 @@ export default function BarChartWidget({ widget, runtime }: WidgetPropsOf<'barCh
       current.starts.map((start) => start + current.range.bucketMs / 2),
       ...current.columns,
     ] as uPlot.AlignedData;
-  const redraw = () => {
+  const redraw = (chart: uPlot | null) => {
     const current = latest.current();
-    setEmpty(!current.columns.some((column) => column.some((value) => value !== null)));
-    const chart = plot.current;
+    setEmpty(!hasValues(current));
     if (!chart) return;
     chart.batch(() => {
       chart.setData(dataOf(current), false);
       chart.setScale('x', { min: current.range.from, max: current.range.to });
     });
   };
+  // Bars move on once per bucket (between 1 and 10 s) when no value comes.
+  const live = useLiveChart(
+    runtime,
+    bindings,
+    redraw,
+    Math.max(1000, Math.min(bucketSeconds * 1000, 10_000)),
+  );
+  const { labels, host, plot, width, height, measured } = live;
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: created again only when structure, size class, colours or the drill change.
   useLayoutEffect(() => {
@@ -76,13 +70,6 @@ export default function BarChartWidget({ widget, runtime }: WidgetPropsOf<'barCh
     if (!element || !measured || bindings.length === 0) return;
     const current = latest.current();
     const long = current.range.to - current.range.from > 86_400_000;
-    const timeFormat = new Intl.DateTimeFormat(
-      i18n.language,
-      long
-        ? { month: 'short', day: 'numeric', hour: '2-digit' }
-        : { hour: '2-digit', minute: '2-digit', second: '2-digit' },
-    );
-    const numberFormat = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 2 });
     const count = bindings.length;
     const chart = new uPlot(
       {
@@ -95,24 +82,14 @@ export default function BarChartWidget({ widget, runtime }: WidgetPropsOf<'barCh
           x: { time: true, min: current.range.from, max: current.range.to },
           y: { range: (_u, min, max) => [Math.min(0, min), Math.max(0, max)] },
         },
-        axes: [
-          {
-            stroke: colors.axis,
-            grid: { show: false },
-            ticks: { stroke: colors.grid },
-            values: (_u, splits) => splits.map((split) => timeFormat.format(split)),
-            size: 28,
-            font: '11px system-ui, sans-serif',
-          },
-          {
-            stroke: colors.axis,
-            grid: { stroke: colors.grid, width: 1 },
-            ticks: { stroke: colors.grid },
-            values: (_u, splits) => splits.map((split) => numberFormat.format(split)),
-            size: 44,
-            font: '11px system-ui, sans-serif',
-          },
-        ],
+        axes: chartAxes(
+          colors,
+          i18n.language,
+          long
+            ? { month: 'short', day: 'numeric', hour: '2-digit' }
+            : { hour: '2-digit', minute: '2-digit', second: '2-digit' },
+          { timeGrid: false },
+        ),
         series: [
           {},
           ...bindings.map((_binding, index): uPlot.Series => {
@@ -146,33 +123,14 @@ export default function BarChartWidget({ widget, runtime }: WidgetPropsOf<'barCh
       dataOf(current),
       element,
     );
-    plot.current = chart;
-    setEmpty(!current.columns.some((column) => column.some((value) => value !== null)));
-    return () => {
-      chart.destroy();
-      if (plot.current === chart) plot.current = null;
-    };
+    setEmpty(!hasValues(current));
+    return keepChart(plot, chart);
   }, [measured, bindings, labels, colors, windowSeconds, bucketSeconds, drill, i18n.language]);
-
-  useEffect(() => {
-    plot.current?.setSize({ width, height });
-  }, [width, height]);
-
-  useBindingsEffect(runtime, bindings, redraw, CHART_FRAME_MS);
-  const redrawNow = useRef(redraw);
-  redrawNow.current = redraw;
-  useEffect(() => {
-    const timer = setInterval(
-      () => redrawNow.current(),
-      Math.max(1000, Math.min(bucketSeconds * 1000, 10_000)),
-    );
-    return () => clearInterval(timer);
-  }, [bucketSeconds]);
 
   if (bindings.length === 0) return <Placeholder message={t('dashboardWidgets.unbound')} />;
   const rangeFormat = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeStyle: 'medium' });
   return (
-    <Stack h="100%" gap={4}>
+    <ChartFrame chart={live} colors={colors} empty={empty} testId="bar-chart">
       {drill && (
         <Group gap="xs" wrap="nowrap" justify="space-between">
           <Text size="xs" c="dimmed" truncate data-testid="bar-drill-range">
@@ -186,22 +144,6 @@ export default function BarChartWidget({ widget, runtime }: WidgetPropsOf<'barCh
           </Button>
         </Group>
       )}
-      <ChartLegend labels={labels} colors={colors.series} />
-      <Box
-        ref={ref}
-        pos="relative"
-        style={{ flex: 1, minHeight: 0, overflow: 'hidden' }}
-        aria-label={labels.join(', ')}
-        role="img"
-        data-testid="bar-chart"
-      >
-        <div ref={host} style={{ position: 'absolute', inset: 0 }} />
-        {empty && (
-          <Box pos="absolute" inset={0} style={{ pointerEvents: 'none' }}>
-            <Placeholder message={t('dashboardWidgets.chart.empty')} />
-          </Box>
-        )}
-      </Box>
-    </Stack>
+    </ChartFrame>
   );
 }

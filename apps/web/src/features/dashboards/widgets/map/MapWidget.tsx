@@ -7,49 +7,15 @@ import { useTranslation } from 'react-i18next';
 import { MapContainer, Marker, Popup, TileLayer, useMap } from 'react-leaflet';
 import { useOrganizationApi } from '../../../../app/use-organization-api.ts';
 import { useLiveAlarms } from '../../../../shared/live/use-live-alarms.ts';
-import { statusIcon } from '../../../../shared/map/status-icon.ts';
+import { severityIcon, statusIcon } from '../../../../shared/map/status-icon.ts';
+import { tileWatch } from '../../../../shared/map/tile-watch.ts';
 import { searchAlarms } from '../../../alarms/api.ts';
-import { SEVERITIES, type Severity, severityRank } from '../../../alarms/severity.ts';
+import { type Severity, severityRank } from '../../../alarms/severity.ts';
 import { fetchDevice, fetchMapSettings } from '../../../devices/api.ts';
 import { DEVICES_KEY } from '../../../devices/query-keys.ts';
 import { Placeholder } from '../Placeholder.tsx';
 import type { WidgetPropsOf } from '../widget-props.ts';
 import classes from './map-widget.module.css';
-
-const alarmIcons = new Map<Severity, L.DivIcon>();
-
-/** A marker in the colour of the device's most severe open alarm (fixed markup: no user text inside). */
-function alarmIcon(severity: Severity): L.DivIcon {
-  let icon = alarmIcons.get(severity);
-  if (!icon) {
-    icon = L.divIcon({
-      className: classes.marker,
-      html: `<span class="${classes.alarm}" data-severity="${SEVERITIES[severityRank(severity)]}"></span>`,
-      iconSize: [20, 20],
-      iconAnchor: [10, 10],
-      popupAnchor: [0, -10],
-    });
-    alarmIcons.set(severity, icon);
-  }
-  return icon;
-}
-
-/** After this many failed tiles and none loaded, the background is given up (as on the device map). */
-const TILE_FAILURES_BEFORE_GIVING_UP = 4;
-
-function tileWatch(onGiveUp: () => void): L.LeafletEventHandlerFnMap {
-  let failed = 0;
-  let loaded = 0;
-  return {
-    tileload: () => {
-      loaded += 1;
-    },
-    tileerror: () => {
-      failed += 1;
-      if (loaded === 0 && failed === TILE_FAILURES_BEFORE_GIVING_UP) onGiveUp();
-    },
-  };
-}
 
 type Placed = { id: string; label: string; status: string; latitude: number; longitude: number };
 
@@ -186,7 +152,7 @@ export default function MapWidget({ widget, runtime }: WidgetPropsOf<'map'>) {
               <Marker
                 key={device.id}
                 position={[device.latitude, device.longitude]}
-                icon={severity ? alarmIcon(severity) : statusIcon(device.status)}
+                icon={severity ? severityIcon(severity) : statusIcon(device.status)}
                 title={device.label}
                 alt={device.label}
                 keyboard

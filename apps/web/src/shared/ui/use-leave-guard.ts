@@ -3,12 +3,25 @@ import { type RefObject, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker } from 'react-router';
 
+export type LeaveGuardOptions = {
+  /** The confirmation's modal id (one confirmation at a time). */
+  modalId: string;
+  /** The i18n key holding the confirmation's `title`, `message`, `confirm` and `stay` texts. */
+  texts: string;
+  /** The buttons' test ids: `{testId}-confirm` and `{testId}-stay`. */
+  testId: string;
+};
+
 /**
- * Leaving the editor with unsaved changes asks first: a navigation inside the portal opens a confirmation, closing
- * or reloading the tab gets the browser's own question. `allowed` lets a navigation through without asking (after a
- * save that moves to the new dashboard's address).
+ * Leaving an editor with unsaved changes asks first: a navigation inside the portal opens a confirmation, closing or
+ * reloading the tab gets the browser's own question. `allowed` lets a navigation through without asking (after a
+ * save that moves to the saved item's address).
  */
-export function useLeaveGuard(dirty: boolean, allowed: RefObject<boolean>): void {
+export function useLeaveGuard(
+  dirty: boolean,
+  allowed: RefObject<boolean>,
+  { modalId, texts, testId }: LeaveGuardOptions,
+): void {
   const { t } = useTranslation();
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) =>
@@ -23,12 +36,12 @@ export function useLeaveGuard(dirty: boolean, allowed: RefObject<boolean>): void
     asking.current = true;
     let answered = false;
     modals.openConfirmModal({
-      modalId: 'dashboard-editor-leave',
-      title: t('dashboardEditor.leave.title'),
-      children: t('dashboardEditor.leave.message'),
-      labels: { confirm: t('dashboardEditor.leave.confirm'), cancel: t('dashboardEditor.leave.stay') },
-      confirmProps: { color: 'red', 'data-testid': 'editor-leave-confirm' },
-      cancelProps: { 'data-testid': 'editor-leave-stay' },
+      modalId,
+      title: t(`${texts}.title`),
+      children: t(`${texts}.message`),
+      labels: { confirm: t(`${texts}.confirm`), cancel: t(`${texts}.stay`) },
+      confirmProps: { color: 'red', 'data-testid': `${testId}-confirm` },
+      cancelProps: { 'data-testid': `${testId}-stay` },
       onConfirm: () => {
         answered = true;
         asking.current = false;
@@ -39,12 +52,13 @@ export function useLeaveGuard(dirty: boolean, allowed: RefObject<boolean>): void
         asking.current = false;
         blocker.reset();
       },
+      // Closing the modal (Escape, the backdrop) without an answer means staying.
       onClose: () => {
         asking.current = false;
         if (!answered) blocker.reset();
       },
     });
-  }, [blocker, t]);
+  }, [blocker, t, modalId, texts, testId]);
 
   useEffect(() => {
     if (!dirty) return;

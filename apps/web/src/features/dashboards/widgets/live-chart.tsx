@@ -1,0 +1,148 @@
+import 'uplot/dist/uPlot.min.css';
+import type { Binding } from '@edgeport/dashboard-schema';
+import { Box, Stack } from '@mantine/core';
+import { useElementSize } from '@mantine/hooks';
+import { type ReactNode, type RefCallback, type RefObject, useEffect, useMemo, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import type uPlot from 'uplot';
+import { ChartLegend } from './ChartLegend.tsx';
+import type { ChartColors } from './chart-theme.ts';
+import { bindingLabel } from './format.ts';
+import { Placeholder } from './Placeholder.tsx';
+import type { WidgetRuntime } from './types.ts';
+import { useBindingsEffect } from './use-binding.ts';
+
+/** Charts redraw at most this often (live values may come at 10 Hz and more). */
+const CHART_FRAME_MS = 200;
+const AXIS_FONT = '11px system-ui, sans-serif';
+
+/**
+ * The time axis (below) and the value axis (left) of a widget chart, in the theme's colours and the user's locale;
+ * `timeGrid` draws vertical grid lines too.
+ */
+export function chartAxes(
+  colors: ChartColors,
+  locale: string,
+  time: Intl.DateTimeFormatOptions,
+  { timeGrid }: { timeGrid: boolean },
+): uPlot.Axis[] {
+  const timeFormat = new Intl.DateTimeFormat(locale, time);
+  const numberFormat = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
+  return [
+    {
+      stroke: colors.axis,
+      grid: timeGrid ? { stroke: colors.grid, width: 1 } : { show: false },
+      ticks: { stroke: colors.grid },
+      values: (_u, splits) => splits.map((split) => timeFormat.format(split)),
+      size: 28,
+      font: AXIS_FONT,
+    },
+    {
+      stroke: colors.axis,
+      grid: { stroke: colors.grid, width: 1 },
+      ticks: { stroke: colors.grid },
+      values: (_u, splits) => splits.map((split) => numberFormat.format(split)),
+      size: 44,
+      font: AXIS_FONT,
+    },
+  ];
+}
+
+export type LiveChart = {
+  /** The bindings in words, one per series. */
+  labels: string[];
+  /** Measures the chart's box (give it to ChartFrame). */
+  sizeRef: RefCallback<HTMLDivElement | null>;
+  /** Where uPlot draws (give it to ChartFrame). */
+  host: RefObject<HTMLDivElement | null>;
+  plot: RefObject<uPlot | null>;
+  width: number;
+  height: number;
+  /** The box has a size: the chart can be created. */
+  measured: boolean;
+};
+
+/**
+ * What the live chart widgets share around their uPlot instance: the box is measured and the chart follows its size;
+ * `redraw` is called with the chart (null before it exists) when a bound value changes, at most every 200 ms, and
+ * every `slideMs` so that the time window moves on when no value comes. `redraw` may change on every render. The
+ * widget creates the chart in a layout effect once `measured` and hands it over with `keepChart`.
+ */
+export function useLiveChart(
+  runtime: WidgetRuntime,
+  bindings: readonly Binding[],
+  redraw: (chart: uPlot | null) => void,
+  slideMs: number,
+): LiveChart {
+  const { ref, width, height } = useElementSize<HTMLDivElement>();
+  const host = useRef<HTMLDivElement>(null);
+  const plot = useRef<uPlot | null>(null);
+  const labels = useMemo(
+    () => bindings.map((binding) => bindingLabel(binding, runtime.slotLabel)),
+    [bindings, runtime],
+  );
+
+  useEffect(() => {
+    plot.current?.setSize({ width, height });
+  }, [width, height]);
+
+  const redrawNow = useRef(redraw);
+  redrawNow.current = redraw;
+  useBindingsEffect(runtime, bindings, () => redrawNow.current(plot.current), CHART_FRAME_MS);
+  useEffect(() => {
+    const timer = setInterval(() => redrawNow.current(plot.current), slideMs);
+    return () => clearInterval(timer);
+  }, [slideMs]);
+
+  return { labels, sizeRef: ref, host, plot, width, height, measured: width > 0 && height > 0 };
+}
+
+/** Makes `chart` the widget's plot; the answer (the layout effect's cleanup) destroys it. */
+export function keepChart(plot: RefObject<uPlot | null>, chart: uPlot): () => void {
+  plot.current = chart;
+  return () => {
+    chart.destroy();
+    if (plot.current === chart) plot.current = null;
+  };
+}
+
+/**
+ * The frame of a chart widget: optional lines above, the legend (several series), the measured box uPlot draws in,
+ * and "no data" over it while nothing is there to draw.
+ */
+export function ChartFrame({
+  chart,
+  colors,
+  empty,
+  testId,
+  children,
+}: {
+  chart: LiveChart;
+  colors: ChartColors;
+  empty: boolean;
+  testId: string;
+  children?: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Stack h="100%" gap={4}>
+      {children}
+      <ChartLegend labels={chart.labels} colors={colors.series} />
+      <Box
+        ref={chart.sizeRef}
+        pos="relative"
+        style={{ flex: 1, minHeight: 0, overflow: 'hidden' }}
+        aria-label={chart.labels.join(', ')}
+        role="img"
+        data-testid={testId}
+      >
+        <div ref={chart.host} style={{ position: 'absolute', inset: 0 }} />
+        {empty && (
+          <Box pos="absolute" inset={0} style={{ pointerEvents: 'none' }}>
+            <Placeholder message={t('dashboardWidgets.chart.empty')} />
+          </Box>
+        )}
+      </Box>
+    </Stack>
+  );
+}
