@@ -1,4 +1,5 @@
 import { compileExpression } from 'filtrex';
+import { interpretExpression } from './interpreter.ts';
 
 /**
  * A formula turns a raw number (`value`) into another, e.g. `value * 0.1 - 40`: a preset mapping from a device tag to a
@@ -23,7 +24,16 @@ export function checkFormula(source: string): FormulaCheck {
   try {
     compiled = compileExpression(source);
   } catch (error) {
-    return { valid: false, error: `formula does not parse: ${firstLine(error)}` };
+    if (!(error instanceof EvalError)) {
+      return { valid: false, error: `formula does not parse: ${firstLine(error)}` };
+    }
+    // filtrex parsed it but may not compile JavaScript here (a page whose Content-Security-Policy has no
+    // 'unsafe-eval', like the portal's): the same language, interpreted.
+    try {
+      compiled = interpretExpression(source);
+    } catch (interpreted) {
+      return { valid: false, error: `formula does not parse: ${firstLine(interpreted)}` };
+    }
   }
   const sample = compiled({ value: 1 });
   if (sample instanceof Error) return { valid: false, error: `formula is not valid: ${firstLine(sample)}` };

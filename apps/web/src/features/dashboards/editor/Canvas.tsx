@@ -1,6 +1,6 @@
 import 'react-grid-layout/css/styles.css';
 import { GRID_COLUMNS, GRID_ROW_HEIGHT, type Layout, type Widget } from '@edgeport/dashboard-schema';
-import { Text } from '@mantine/core';
+import { Badge, Text } from '@mantine/core';
 import { type KeyboardEvent, type MouseEvent, useMemo, useRef } from 'react';
 import GridLayout, { type EventCallback, noCompactor, useContainerWidth } from 'react-grid-layout';
 import { useTranslation } from 'react-i18next';
@@ -147,6 +147,17 @@ function CanvasItem({ widget, dragged, ...props }: ItemProps) {
       onClick={onClick}
       onKeyDown={onKeyDown}
     >
+      {widget.visibleTo === 'editors' && (
+        <Badge
+          className={classes.editorsOnly}
+          size="xs"
+          variant="default"
+          tt="none"
+          data-testid="canvas-editors-only"
+        >
+          {t('dashboardEditor.canvas.editorsOnly')}
+        </Badge>
+      )}
       {widget.type === 'group' ? (
         <GroupFrame {...props} group={widget} name={name} />
       ) : (

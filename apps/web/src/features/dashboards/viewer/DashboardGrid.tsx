@@ -9,11 +9,18 @@ import { type CSSProperties, memo, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { WidgetRuntime } from '../widgets/types.ts';
 import { WidgetView } from '../widgets/WidgetView.tsx';
+import { type DashboardAccess, visibleWidgets } from './visibility.ts';
 
 /** Space between widgets and around each grid, in pixels: the editor's react-grid-layout margin, so both look alike. */
 export const VIEW_GRID_GAP = 8;
 
-export type DashboardGridProps = { document: DashboardDocument; pageId: string; runtime: WidgetRuntime };
+export type DashboardGridProps = {
+  document: DashboardDocument;
+  pageId: string;
+  runtime: WidgetRuntime;
+  /** The caller's access: readers ('r') do not see widgets meant for editors (widgetPermissions). Absent: 'owner'. */
+  access?: DashboardAccess;
+};
 
 function gridStyle(): CSSProperties {
   return {
@@ -75,17 +82,19 @@ const Cells = memo(function Cells({
 /**
  * One page of a dashboard, read-only: a CSS grid of GRID_COLUMNS columns and rows of GRID_ROW_HEIGHT pixels laid out
  * by the widgets' layouts (a group's children on a grid of their own inside it). The grid renders again only when the
- * document, the page or the runtime change; values reach each widget through its own subscription. The flow viewer
- * embeds it too.
+ * document, the page, the runtime or the caller's access change; values reach each widget through its own
+ * subscription. Widgets `visibleTo: 'editors'` are left out for readers. The flow viewer embeds it too.
  */
-export function DashboardGrid({ document, pageId, runtime }: DashboardGridProps) {
+export function DashboardGrid({ document, pageId, runtime, access = 'owner' }: DashboardGridProps) {
   const { t } = useTranslation();
   const page =
     document.pages.find((candidate) => candidate.id === pageId) ??
     document.pages.find((candidate) => candidate.id === document.rootPageId);
-  const tree = useMemo(() => byParent(page?.widgets ?? []), [page]);
+  // Presentation only (see visibility.ts): a reader is spared the widgets meant for editors.
+  const shown = useMemo(() => visibleWidgets(page?.widgets ?? [], access), [page, access]);
+  const tree = useMemo(() => byParent(shown), [shown]);
   const top = tree.get(undefined) ?? [];
-  if (!page || page.widgets.length === 0) {
+  if (!page || shown.length === 0) {
     return (
       <Text c="dimmed" ta="center" p="xl" data-testid="dashboard-page-empty">
         {t('dashboardViewer.emptyPage')}

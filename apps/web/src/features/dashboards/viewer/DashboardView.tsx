@@ -238,7 +238,7 @@ function LoadedDashboard({
           </Center>
         ) : (
           <Box mx={-8}>
-            <DashboardGrid document={document} pageId={pageId} runtime={runtime} />
+            <DashboardGrid document={document} pageId={pageId} runtime={runtime} access={dashboard.access} />
           </Box>
         )}
       </Stack>

@@ -95,6 +95,29 @@ describe('the dashboard value store', () => {
     expect(store.get(variableKey('mode'))?.value).toBe('manual');
   });
 
+  it('shows values and history through a formula, computed once per value; the stored values stay raw', () => {
+    const { store } = manualStore(5);
+    const key = deviceKey(DEVICE, '/temperature');
+    const fahrenheit = 'value * 1.8 + 32';
+    store.trackHistory(key);
+    store.receive(DEVICE, 1000, { '/temperature': 100 });
+    const shown = store.get(key, fahrenheit);
+    expect(shown).toEqual({ ts: 1000, value: 212 });
+    expect(store.get(key, fahrenheit)).toBe(shown);
+    expect(store.get(key)).toEqual({ ts: 1000, value: 100 });
+    expect(store.get(key, 'value / 10')).toEqual({ ts: 1000, value: 10 });
+    store.receive(DEVICE, 2000, { '/temperature': 0 });
+    expect(store.get(key, fahrenheit)).toEqual({ ts: 2000, value: 32 });
+    expect(store.history(key, 0, fahrenheit)).toEqual([
+      { ts: 1000, value: 212 },
+      { ts: 2000, value: 32 },
+    ]);
+    expect(store.history(key, 0).map((point) => point.value)).toEqual([100, 0]);
+    // Texts and booleans are shown as they are.
+    store.receive(DEVICE, 3000, { '/state': 'running' });
+    expect(store.get(deviceKey(DEVICE, '/state'), fahrenheit)?.value).toBe('running');
+  });
+
   it('keys bindings by the device of their slot, or by variable', () => {
     const deviceOf = (slot: string) => (slot === 'press' ? DEVICE : undefined);
     expect(bindingKey({ slot: 'press', path: '/speed' }, deviceOf)).toBe(deviceKey(DEVICE, '/speed'));

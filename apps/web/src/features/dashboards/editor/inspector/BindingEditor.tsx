@@ -11,6 +11,7 @@ import {
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ModelPath } from '../api.ts';
+import { boundTo, formulaProblem, withFormula } from './formula-field.ts';
 import { useModelPaths } from './lookups.ts';
 
 type Props = {
@@ -25,6 +26,11 @@ type Props = {
   pathTypes?: readonly ModelPath['type'][];
   /** The binding can be removed ("None"). */
   optional: boolean;
+  /**
+   * Experimental formulaMapping: a device binding gets a formula of its `value` for what the widget shows. Without it
+   * the field is hidden and a formula the binding has is kept.
+   */
+  formula?: boolean;
   testId: string;
 };
 
@@ -82,7 +88,7 @@ export function BindingEditor(props: Props) {
     );
   }
 
-  return (
+  const paths = (
     <Group gap="xs" align="flex-start" grow wrap="nowrap">
       <Select
         size="xs"
@@ -102,16 +108,67 @@ export function BindingEditor(props: Props) {
             value={path}
             pathTypes={props.pathTypes}
             testId={`${props.testId}-path`}
-            onChange={(chosen) => props.onChange({ slot: slot.name, path: chosen })}
+            onChange={(chosen) => props.onChange(boundTo(value, slot.name, chosen))}
           />
         ) : (
           <FreePath
             value={path}
             testId={`${props.testId}-path`}
-            onChange={(chosen) => props.onChange({ slot: slot.name, path: chosen })}
+            onChange={(chosen) => props.onChange(boundTo(value, slot.name, chosen))}
           />
         ))}
     </Group>
+  );
+  if (!props.formula || !value || !('slot' in value) || value.slot !== slotName) return paths;
+  return (
+    <Stack gap={4}>
+      {paths}
+      <FormulaInput
+        value={value.formula ?? ''}
+        testId={`${props.testId}-formula`}
+        onChange={(source) => props.onChange(withFormula(value, source))}
+      />
+    </Stack>
+  );
+}
+
+/**
+ * A binding's formula (formulaMapping), checked as it is typed; kept when leaving the field (or on Enter) if valid,
+ * removed when emptied.
+ */
+function FormulaInput({
+  value,
+  testId,
+  onChange,
+}: {
+  value: string;
+  testId: string;
+  onChange: (source: string) => void;
+}) {
+  const { t } = useTranslation();
+  const [text, setText] = useState(value);
+  useEffect(() => setText(value), [value]);
+  const problem = useMemo(() => formulaProblem(text), [text]);
+  const commit = () => {
+    if (problem === undefined && text.trim() !== value) onChange(text);
+  };
+  return (
+    <TextInput
+      size="xs"
+      label={t('dashboardEditor.formula.label')}
+      description={t('dashboardEditor.formula.hint')}
+      placeholder="value * 1.8 + 32"
+      value={text}
+      error={problem ? t(`dashboardEditor.formula.problems.${problem}`) : undefined}
+      onChange={(event) => setText(event.currentTarget.value)}
+      onBlur={commit}
+      onKeyDown={(event) => {
+        if (event.key === 'Enter') commit();
+      }}
+      spellCheck={false}
+      autoComplete="off"
+      data-testid={testId}
+    />
   );
 }
 

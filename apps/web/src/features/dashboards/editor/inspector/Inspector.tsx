@@ -1,6 +1,8 @@
 import type { DashboardDocument, DeviceSlot, Page, Variable, Widget } from '@edgeport/dashboard-schema';
 import { Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isFeatureEnabled } from '../../../experimental/flags.ts';
 import { PageInspector } from './PageInspector.tsx';
 import { WidgetInspector } from './WidgetInspector.tsx';
 
@@ -20,6 +22,9 @@ type Props = {
 export function Inspector(props: Props) {
   const { t } = useTranslation();
   const [only] = props.selected;
+  // Experimental fields of the widget inspector, read once per editor (spec 3 flags).
+  const [formulaMapping] = useState(() => isFeatureEnabled('formulaMapping'));
+  const [widgetPermissions] = useState(() => isFeatureEnabled('widgetPermissions'));
   return (
     <Stack
       gap="sm"
@@ -43,6 +48,8 @@ export function Inspector(props: Props) {
           document={props.document}
           dashboardId={props.dashboardId}
           showJson={props.showJson}
+          formulaMapping={formulaMapping}
+          widgetPermissions={widgetPermissions}
           onUpdate={props.onUpdateWidget}
         />
       )}

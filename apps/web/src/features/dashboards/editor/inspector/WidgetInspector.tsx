@@ -36,6 +36,10 @@ type Props = {
   onUpdate: (next: Widget) => void;
   /** Experimental editorInspector: the widget's JSON. */
   showJson: boolean;
+  /** Experimental formulaMapping: a formula field for each device binding. */
+  formulaMapping?: boolean;
+  /** Experimental widgetPermissions: who sees the widget in the viewer. */
+  widgetPermissions?: boolean;
 };
 
 const SERIES_LIMIT: Partial<Record<Widget['type'], number>> = { lineChart: 8, barChart: 8, table: 50 };
@@ -44,7 +48,15 @@ const SERIES_LIMIT: Partial<Record<Widget['type'], number>> = { lineChart: 8, ba
  * The selected widget's title, bindings and type-specific options. Text fields take effect when leaving them (or on
  * Enter), choices at once; each change is one undo step, and a change that alters nothing makes none.
  */
-export function WidgetInspector({ widget, document, dashboardId, onUpdate, showJson }: Props) {
+export function WidgetInspector({
+  widget,
+  document,
+  dashboardId,
+  onUpdate,
+  showJson,
+  formulaMapping = false,
+  widgetPermissions = false,
+}: Props) {
   const { t } = useTranslation();
   const update = (next: Widget) => {
     if (!sameJson(next, widget)) onUpdate(next);
@@ -55,8 +67,13 @@ export function WidgetInspector({ widget, document, dashboardId, onUpdate, showJ
       <Title order={3} size="h6">
         {t('dashboardEditor.inspector.widgetTitle', { type: t(widgetLabelKey(widget.type)) })}
       </Title>
-      <OptionsForm widget={widget} document={document} onUpdate={update} />
-      <WidgetBindings widget={widget} document={document} onUpdate={update} />
+      <OptionsForm
+        widget={widget}
+        document={document}
+        onUpdate={update}
+        widgetPermissions={widgetPermissions}
+      />
+      <WidgetBindings widget={widget} document={document} onUpdate={update} formula={formulaMapping} />
       {widget.type === 'button' && (
         <ActionEditor
           document={document}
@@ -100,10 +117,12 @@ function OptionsForm({
   widget,
   document,
   onUpdate,
+  widgetPermissions,
 }: {
   widget: Widget;
   document: DashboardDocument;
   onUpdate: (next: Widget) => void;
+  widgetPermissions: boolean;
 }) {
   const { t } = useTranslation();
   const form = useForm<WidgetFormValues>({ defaultValues: toForm(widget) });
@@ -155,7 +174,7 @@ function OptionsForm({
       data-testid={`inspector-${name}`}
     />
   );
-  const choice = <Name extends 'size' | 'fit' | 'alarmSlot'>(
+  const choice = <Name extends 'size' | 'fit' | 'alarmSlot' | 'visibleTo'>(
     name: Name,
     label: string,
     data: { value: string; label: string }[],
@@ -274,6 +293,11 @@ function OptionsForm({
             ])}
           </>
         )}
+        {widgetPermissions &&
+          choice('visibleTo', t('dashboardEditor.inspector.visibleTo'), [
+            { value: 'everyone', label: t('dashboardEditor.inspector.visibleToEveryone') },
+            { value: 'editors', label: t('dashboardEditor.inspector.visibleToEditors') },
+          ])}
       </Stack>
     </form>
   );
@@ -283,10 +307,12 @@ function WidgetBindings({
   widget,
   document,
   onUpdate,
+  formula,
 }: {
   widget: Widget;
   document: DashboardDocument;
   onUpdate: (next: Widget) => void;
+  formula: boolean;
 }) {
   const { t } = useTranslation();
   const [adding, setAdding] = useState(false);
@@ -299,6 +325,7 @@ function WidgetBindings({
         label={t('dashboardEditor.binding.label')}
         allowVariables
         optional
+        formula={formula}
         testId="binding"
         onChange={(binding) => onUpdate(withBinding(widget, binding))}
       />
@@ -313,6 +340,8 @@ function WidgetBindings({
         allowVariables={false}
         optional
         pathTypes={widget.type === 'switch' ? ['boolean'] : ['number', 'integer']}
+        // A switch's values are booleans, which formulas leave as they are.
+        formula={formula && widget.type === 'setpoint'}
         testId="binding"
         onChange={(binding) => {
           if (binding && !('slot' in binding)) return;
@@ -344,6 +373,7 @@ function WidgetBindings({
                 label={t('dashboardEditor.binding.seriesItem', { number: index + 1 })}
                 allowVariables
                 optional={false}
+                formula={formula}
                 testId={`binding-${index}`}
                 onChange={(next) => {
                   if (!next) return;

@@ -112,6 +112,24 @@ describe('widget form', () => {
     });
   });
 
+  it('sets who sees the widget (widgetPermissions), everyone being the default that is not stored', () => {
+    const value = defaultWidget('value', 'v', layout);
+    expect(toForm(value).visibleTo).toBe('everyone');
+    const hidden = applyForm(value, { ...toForm(value), visibleTo: 'editors' });
+    expect(hidden.ok && hidden.widget.visibleTo).toBe('editors');
+    if (!hidden.ok) return;
+    expect(valid(hidden.widget)).toBe(true);
+    // Another field changed while the choice is hidden: the widget stays meant for editors.
+    const retitled = applyForm(hidden.widget, { ...toForm(hidden.widget), title: 'Speed' });
+    expect(retitled.ok && retitled.widget).toMatchObject({ title: 'Speed', visibleTo: 'editors' });
+    const shown = applyForm(hidden.widget, { ...toForm(hidden.widget), visibleTo: 'everyone' });
+    expect(shown.ok && 'visibleTo' in shown.widget).toBe(false);
+    // A widget that says 'everyone' explicitly is given back unchanged (no empty history step).
+    const explicit = { ...value, visibleTo: 'everyone' } as Widget;
+    const same = applyForm(explicit, toForm(explicit));
+    expect(same.ok && sameJson(same.widget, explicit)).toBe(true);
+  });
+
   it('compares JSON whatever the order of keys', () => {
     expect(sameJson({ a: 1, b: [1, { c: 2 }] }, { b: [1, { c: 2 }], a: 1 })).toBe(true);
     expect(sameJson({ a: 1 }, { a: 1, b: undefined })).toBe(true);

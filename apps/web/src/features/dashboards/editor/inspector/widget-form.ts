@@ -26,6 +26,8 @@ export type WidgetFormValues = {
   url: string;
   alt: string;
   fit: 'contain' | 'cover';
+  /** Who sees the widget in the viewer (widgetPermissions); kept as it was while the field is hidden. */
+  visibleTo: 'everyone' | 'editors';
 };
 
 export type FormField = keyof WidgetFormValues;
@@ -67,6 +69,7 @@ export function toForm(widget: Widget): WidgetFormValues {
     url: '',
     alt: '',
     fit: 'contain',
+    visibleTo: widget.visibleTo ?? 'everyone',
   };
   switch (widget.type) {
     case 'value':
@@ -165,6 +168,11 @@ export function applyForm(widget: Widget, values: WidgetFormValues): FormResult 
   const base = { ...widget };
   if (title === undefined) delete base.title;
   else base.title = title;
+  // 'everyone' is the default: a widget without the member stays without it, one meant for editors keeps it.
+  if (values.visibleTo !== (widget.visibleTo ?? 'everyone')) {
+    if (values.visibleTo === 'editors') base.visibleTo = 'editors';
+    else delete base.visibleTo;
+  }
 
   let next: Widget;
   switch (widget.type) {
