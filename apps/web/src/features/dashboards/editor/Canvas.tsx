@@ -1,7 +1,7 @@
 import 'react-grid-layout/css/styles.css';
 import { GRID_COLUMNS, GRID_ROW_HEIGHT, type Layout, type Widget } from '@edgeport/dashboard-schema';
 import { Badge, Text } from '@mantine/core';
-import { type KeyboardEvent, type MouseEvent, useMemo, useRef } from 'react';
+import { type KeyboardEvent, type MouseEvent, memo, useMemo, useRef } from 'react';
 import GridLayout, { type EventCallback, noCompactor, useContainerWidth } from 'react-grid-layout';
 import { useTranslation } from 'react-i18next';
 import { widgetLabelKey } from '../widgets/palette.ts';
@@ -102,7 +102,22 @@ function WidgetGrid({ items, width, ...props }: GridProps) {
 
 type ItemProps = Props & { widget: Widget; dragged: { current: boolean } };
 
-function CanvasItem({ widget, dragged, ...props }: ItemProps) {
+/**
+ * An item renders again only when its widget, its selection or the runtime changed: an undo or a paste touches one
+ * or two widgets of the page, not fifty. A group always does (it draws its children's grid).
+ */
+function sameItem(before: ItemProps, after: ItemProps): boolean {
+  if (after.widget.type === 'group') return false;
+  return (
+    before.widget === after.widget &&
+    before.runtime === after.runtime &&
+    before.onSelect === after.onSelect &&
+    before.onMove === after.onMove &&
+    before.selection.includes(before.widget.id) === after.selection.includes(after.widget.id)
+  );
+}
+
+const CanvasItem = memo(function CanvasItem({ widget, dragged, ...props }: ItemProps) {
   const { t } = useTranslation();
   const selected = props.selection.includes(widget.id);
   const select = (event: MouseEvent | KeyboardEvent) => props.onSelect([widget.id], clickSelection(event));
@@ -167,7 +182,7 @@ function CanvasItem({ widget, dragged, ...props }: ItemProps) {
       )}
     </div>
   );
-}
+}, sameItem);
 
 const ARROWS: Record<string, { dx: number; dy: number }> = {
   ArrowLeft: { dx: -1, dy: 0 },

@@ -2,7 +2,7 @@ import type { DashboardDocument, Widget, WidgetType } from '@edgeport/dashboard-
 import { Box, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { useHotkeys } from 'react-hotkeys-hook';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -62,6 +62,17 @@ export function DashboardEditor({ session, initialDocument }: Props) {
   const selected = useMemo(
     () => pageWidgets.filter((widget) => state.selection.includes(widget.id)),
     [pageWidgets, state.selection],
+  );
+
+  // The inspector follows the canvas a moment later: undo, redo and paste repaint the canvas at once, and the
+  // inspector's forms (the slow part to mount) catch up when the keys stop (a deferred value, interruptible).
+  const inspected = useDeferredValue(state);
+  const inspectedPage =
+    inspected.document.pages.find((candidate) => candidate.id === inspected.pageId) ??
+    inspected.document.pages[0];
+  const inspectedSelection = useMemo(
+    () => inspectedPage?.widgets.filter((widget) => inspected.selection.includes(widget.id)) ?? [],
+    [inspectedPage, inspected.selection],
   );
 
   // The editor shows live values of each slot's default device (else the first device of its model).
@@ -188,7 +199,14 @@ export function DashboardEditor({ session, initialDocument }: Props) {
     commands.addWidget(type);
   };
   const insert = (payload: ClipboardPayload) => commands.paste(payload);
-  const updateWidget = (next: Widget) => commands.updateWidget(next.id, () => next);
+  const updateWidget = useCallback((next: Widget) => commands.updateWidget(next.id, () => next), [commands]);
+  const inspectedPageId = inspectedPage?.id;
+  const renameInspectedPage = useCallback(
+    (title: string) => {
+      if (inspectedPageId) commands.renamePage(inspectedPageId, title);
+    },
+    [commands, inspectedPageId],
+  );
   const deletePage = (pageId: string) => {
     const outcome = commands.deletePage(pageId);
     if (outcome === 'root-protected') {
@@ -272,15 +290,15 @@ export function DashboardEditor({ session, initialDocument }: Props) {
           />
         </div>
         <Box className={classes.side}>
-          {page && (
+          {inspectedPage && (
             <Inspector
-              document={document}
-              page={page}
-              selected={selected}
+              document={inspected.document}
+              page={inspectedPage}
+              selected={inspectedSelection}
               dashboardId={dashboardId}
               showJson={showJson}
               onUpdateWidget={updateWidget}
-              onRenamePage={(title) => commands.renamePage(page.id, title)}
+              onRenamePage={renameInspectedPage}
               onSlots={commands.setSlots}
               onVariables={commands.setVariables}
             />

@@ -1,6 +1,6 @@
 import type { DashboardDocument, DeviceSlot, Page, Variable, Widget } from '@edgeport/dashboard-schema';
 import { Stack, Text, Title } from '@mantine/core';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isFeatureEnabled } from '../../../experimental/flags.ts';
 import { PageInspector } from './PageInspector.tsx';
@@ -18,8 +18,11 @@ type Props = {
   onVariables: (variables: Variable[]) => void;
 };
 
-/** Right column: the selected widget's settings, the page's when nothing is selected, a summary for several. */
-export function Inspector(props: Props) {
+/**
+ * Right column: the selected widget's settings, the page's when nothing is selected, a summary for several. Memoized:
+ * the editor renders it only when what it inspects changed.
+ */
+export const Inspector = memo(function Inspector(props: Props) {
   const { t } = useTranslation();
   const [only] = props.selected;
   // Experimental fields of the widget inspector, read once per editor (spec 3 flags).
@@ -65,4 +68,4 @@ export function Inspector(props: Props) {
       )}
     </Stack>
   );
-}
+});
