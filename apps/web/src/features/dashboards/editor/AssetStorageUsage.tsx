@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../../app/use-organization-api.ts';
 import { formatBytes } from '../../../shared/files/download.ts';
 import { describeError } from '../../../shared/http/describe.ts';
-import { fetchAssetStorage } from '../extras-api.ts';
+import { fetchAssetStorage } from '../api.ts';
 import { storageShare } from './asset-storage.ts';
 import { EDITOR_QUERY_KEY } from './query-keys.ts';
 

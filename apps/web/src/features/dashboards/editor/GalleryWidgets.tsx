@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../../app/use-organization-api.ts';
 import { describeError } from '../../../shared/http/describe.ts';
-import { fetchGalleryWidgets } from '../extras-api.ts';
+import { fetchGalleryWidgets } from '../api.ts';
 import type { ClipboardPayload } from '../model/types.ts';
 import { galleryWidgetPayload } from './gallery-widgets.ts';
 import { EDITOR_QUERY_KEY } from './query-keys.ts';

@@ -7,7 +7,7 @@ import { formatBytes } from '../../../shared/files/download.ts';
 import { describeError } from '../../../shared/http/describe.ts';
 import { isHttpError } from '../../../shared/http/errors.ts';
 import { toLocalInput } from '../../data-explore/time-range.ts';
-import { downloadDashboardData } from '../extras-api.ts';
+import { downloadDashboardData } from '../api.ts';
 import {
   EXPORT_PRESETS,
   type ExportChoice,
