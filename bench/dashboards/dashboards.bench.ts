@@ -27,6 +27,8 @@ const EDITOR_WIDGET = '[data-testid^="canvas-widget-"]';
 const LIVE_SECONDS = Number(process.env.LIVE_SECONDS ?? 20);
 const FIRST_FRAME_RUNS = Number(process.env.FIRST_FRAME_RUNS ?? 7);
 const UNDO_STEPS = Number(process.env.UNDO_STEPS ?? 1000);
+/** Which parts run (comma-separated `live,first-frame,undo`); all by default. */
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'live,first-frame,undo').split(','));
 
 type Results = { rows: string[] };
 const results: Results = { rows: [] };
@@ -105,16 +107,10 @@ async function navigateInApp(page: Page, route: string) {
   await page.evaluate(`window.location.hash = ${JSON.stringify(`#${route}`)}`);
 }
 
-test('dashboards: live load, first frame, undo/redo', async ({ page }) => {
-  test.setTimeout(600_000);
-  const { tenant, device } = await seed(page);
-  const live = tenant.dashboards['Fifty live widgets'] ?? '';
-  const big = tenant.dashboards['A hundred widgets'] ?? '';
-  await signInAs(page, tenant, 'designer', '/flows/dashboards');
-  await expect(page.getByText('A hundred widgets')).toBeVisible();
-  const slot = `ecc_device_main=${device.id}`;
+type Device = { id: string; password?: string };
 
-  // 1. Live load.
+/** 1. Live load. */
+async function liveLoad(page: Page, live: string, slot: string, device: Device) {
   await navigateInApp(page, `/dashboards/${live}?${slot}`);
   await expect(page.locator(WIDGET)).toHaveCount(50);
   const stop = publishAt10Hz(device);
@@ -167,8 +163,10 @@ test('dashboards: live load, first frame, undo/redo', async ({ page }) => {
   } finally {
     stop();
   }
+}
 
-  // 2. First frame of a 100-widget dashboard, by in-app navigation (the portal is loaded, the dashboard is not).
+/** 2. First frame of a 100-widget dashboard, by in-app navigation (the portal is loaded, the dashboard is not). */
+async function firstFrame(page: Page, big: string, slot: string) {
   const firstFrames: number[] = [];
   for (let run = 0; run < FIRST_FRAME_RUNS; run++) {
     await navigateInApp(page, `/flows/dashboards`);
@@ -201,8 +199,10 @@ test('dashboards: live load, first frame, undo/redo', async ({ page }) => {
   results.rows.push(
     `| 100-widget dashboard, navigation → first frame with all widgets, median / max (${frames.length} runs) | ${round(percentile(frames, 50))} / ${round(frames.at(-1) ?? 0)} ms | < 500 ms | ${(frames.at(-1) ?? 0) < 500 ? 'yes' : 'no'} |`,
   );
+}
 
-  // 3. Undo/redo of 1,000 steps in the editor.
+/** 3. Undo/redo of 1,000 steps in the editor. */
+async function undoRedo(page: Page, live: string, slot: string) {
   await navigateInApp(page, `/dashboards/${live}/edit?${slot}`);
   await expect(page.locator(EDITOR_WIDGET)).toHaveCount(50);
   await page.locator(EDITOR_WIDGET).first().click();
@@ -251,6 +251,20 @@ test('dashboards: live load, first frame, undo/redo', async ({ page }) => {
       `| ${name} of ${steps.length} steps (editor, 50 widgets): key → update committed p50 / p95 / max | ${round(percentile(sorted, 50))} / ${round(percentile(sorted, 95))} / ${round(sorted.at(-1) ?? 0)} ms | each < 16 ms | ${(sorted.at(-1) ?? 0) < 16 ? 'yes' : 'no'} |`,
     );
   }
+}
+
+test('dashboards: live load, first frame, undo/redo', async ({ page }) => {
+  test.setTimeout(600_000);
+  const { tenant, device } = await seed(page);
+  const live = tenant.dashboards['Fifty live widgets'] ?? '';
+  const big = tenant.dashboards['A hundred widgets'] ?? '';
+  await signInAs(page, tenant, 'designer', '/flows/dashboards');
+  await expect(page.getByText('A hundred widgets')).toBeVisible();
+  const slot = `ecc_device_main=${device.id}`;
+
+  if (PARTS.has('live')) await liveLoad(page, live, slot, device);
+  if (PARTS.has('first-frame')) await firstFrame(page, big, slot);
+  if (PARTS.has('undo')) await undoRedo(page, live, slot);
 
   const body = [
     '## Dashboards (Chromium, the real portal)',
