@@ -1,8 +1,10 @@
 import { Stack, Text, Title } from '@mantine/core';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { RouteTabs } from '../../shared/ui/RouteTabs.tsx';
 import type { Collection } from '../dashboards/api.ts';
+import { preloadDashboardViewer } from '../dashboards/viewer/preload.ts';
 import { CollectionTable } from './components/CollectionTable.tsx';
 
 const COLLECTION_OF: Record<string, Collection> = {
@@ -26,6 +28,10 @@ export default function FlowsPage() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const collection = COLLECTION_OF[pathname] ?? 'flows';
+  // A dashboard opened from the list finds the viewer's code loaded.
+  useEffect(() => {
+    if (collection === 'dashboards') preloadDashboardViewer();
+  }, [collection]);
   return (
     <Stack gap="md" data-testid="flows-page" data-collection={collection}>
       <RouteTabs

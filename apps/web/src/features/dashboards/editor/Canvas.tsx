@@ -1,14 +1,28 @@
 import 'react-grid-layout/css/styles.css';
 import { GRID_COLUMNS, GRID_ROW_HEIGHT, type Layout, type Widget } from '@edgeport/dashboard-schema';
 import { Badge, Text } from '@mantine/core';
-import { type KeyboardEvent, type MouseEvent, memo, useMemo, useRef } from 'react';
-import GridLayout, { type EventCallback, noCompactor, useContainerWidth } from 'react-grid-layout';
+import {
+  type KeyboardEvent,
+  type MouseEvent,
+  memo,
+  type ReactElement,
+  useCallback,
+  useMemo,
+  useRef,
+} from 'react';
+import GridLayout, {
+  type EventCallback,
+  type GridLayoutProps,
+  noCompactor,
+  useContainerWidth,
+} from 'react-grid-layout';
 import { useTranslation } from 'react-i18next';
 import { widgetLabelKey } from '../widgets/palette.ts';
 import type { WidgetRuntime } from '../widgets/types.ts';
 import { WidgetView } from '../widgets/WidgetView.tsx';
 import { clampLayout, clickSelection, gridLayoutOf, movedLayouts, widgetsIn } from './canvas-layout.ts';
 import classes from './editor.module.css';
+import { useStableCallback } from './use-stable-callback.ts';
 
 /** Space between widgets and around the grid, in pixels (the viewer uses the same). */
 export const GRID_MARGIN: [number, number] = [8, 8];
@@ -21,28 +35,30 @@ type Props = {
   onSelect: (ids: readonly string[], mode: 'replace' | 'toggle') => void;
   onSelectPage: () => void;
   onMove: (layouts: { id: string; layout: Layout }[]) => void;
+  /**
+   * A run of undo and redo steps is under way: the page's grid keeps the tallest height it had during the run (it
+   * grows at once, and shrinks when the run ends), so that stepping does not resize and repaint the whole canvas.
+   */
+  holdHeight?: boolean;
 };
 
 /**
  * The open page on a react-grid-layout grid of GRID_COLUMNS columns: drag and resize (one history step per gesture),
  * click to select (Ctrl, Cmd or Shift toggles), click on the empty canvas to select the page. A group shows its
  * children on a grid of its own. Every widget shows its live value through the runtime (edit mode: no actions).
+ * Memoized (give it handlers that keep their identity).
  */
-export function Canvas(props: Props) {
+export const Canvas = memo(function Canvas({ onSelectPage, holdHeight = false, ...props }: Props) {
   const { t } = useTranslation();
   const { width, containerRef, mounted } = useContainerWidth();
   const top = useMemo(() => widgetsIn(props.widgets, undefined), [props.widgets]);
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: the page is also selected with Escape (shortcuts) and the pages panel
     // biome-ignore lint/a11y/noStaticElementInteractions: a click on the empty canvas selects the page
-    <div
-      ref={containerRef}
-      className={classes.canvas}
-      data-testid="editor-canvas"
-      onClick={props.onSelectPage}
-      style={{ minHeight: '100%' }}
-    >
-      {mounted && width > 0 && <WidgetGrid {...props} items={top} width={width} />}
+    <div className={classes.canvas} data-testid="editor-canvas" onClick={onSelectPage} style={CANVAS_STYLE}>
+      {/* Measures the width only: the canvas's height follows the widgets, and its changes need no new width. */}
+      <div ref={containerRef} className={classes.sizer} />
+      {mounted && width > 0 && <WidgetGrid {...props} items={top} width={width} holdHeight={holdHeight} />}
       {top.length === 0 && (
         <div className={classes.empty}>
           <Text c="dimmed" data-testid="editor-empty">
@@ -52,75 +68,155 @@ export function Canvas(props: Props) {
       )}
     </div>
   );
+});
+
+const CANVAS_STYLE = { minHeight: '100%' };
+
+type GridProps = Omit<Props, 'onSelectPage'> & { items: readonly Widget[]; width: number };
+
+/** The height react-grid-layout gives a grid of `rows` rows. */
+function gridHeight(rows: number): number {
+  return rows * GRID_ROW_HEIGHT + Math.max(0, rows - 1) * GRID_MARGIN[1] + 2 * GRID_MARGIN[1];
 }
 
-type GridProps = Props & { items: readonly Widget[]; width: number };
+// Constant configuration: react-grid-layout's items compare their props, so nothing here may change between renders.
+const GRID_CONFIG: GridLayoutProps['gridConfig'] = {
+  cols: GRID_COLUMNS,
+  rowHeight: GRID_ROW_HEIGHT,
+  margin: GRID_MARGIN,
+  containerPadding: GRID_MARGIN,
+};
+const DRAG_CONFIG: GridLayoutProps['dragConfig'] = { enabled: true, cancel: `.${classes.groupBody}` };
+const RESIZE_CONFIG: GridLayoutProps['resizeConfig'] = { enabled: true, handles: ['se'] };
 
-function WidgetGrid({ items, width, ...props }: GridProps) {
+/** The item's frame (react-grid-layout positions it and adds the resize handle); its clicks stay here. */
+const stopClick = (event: MouseEvent) => event.stopPropagation();
+
+type CachedItem = {
+  widget: Widget;
+  selected: boolean;
+  runtime: WidgetRuntime;
+  onSelect: Props['onSelect'];
+  onMove: Props['onMove'];
+  /** Only for groups, whose frame draws their children. */
+  widgets?: readonly Widget[];
+  selection?: readonly string[];
+  element: ReactElement;
+};
+
+function WidgetGrid({ items, width, widgets, selection, runtime, onSelect, onMove, holdHeight }: GridProps) {
   const layout = useMemo(() => gridLayoutOf(items), [items]);
+  const rows = useMemo(() => Math.max(0, ...layout.map((item) => item.y + item.h)), [layout]);
+  const tallest = useRef(0);
+  tallest.current = holdHeight ? Math.max(tallest.current, rows) : 0;
+  const style = holdHeight ? { minHeight: gridHeight(tallest.current) } : undefined;
   const dragged = useRef(false);
-  const stop: EventCallback = (next) => {
+  const stop: EventCallback = useStableCallback((next) => {
     const moved = movedLayouts(items, next);
-    if (moved.length > 0) props.onMove(moved);
+    if (moved.length > 0) onMove(moved);
     // The click that ends a drag must not change the selection.
     setTimeout(() => {
       dragged.current = false;
     }, 0);
-  };
+  });
+  const start = useCallback(() => {
+    dragged.current = true;
+  }, []);
+  // Each widget's grid child is the same element as long as its widget and selection are the same: react-grid-layout
+  // then skips the items an undo step did not touch (an undo adds or removes one widget of fifty).
+  const cache = useRef(new Map<string, CachedItem>());
+  const children = items.map((widget) => {
+    const selected = selection.includes(widget.id);
+    const group = widget.type === 'group';
+    const kept = cache.current.get(widget.id);
+    if (
+      kept &&
+      kept.widget === widget &&
+      kept.selected === selected &&
+      kept.runtime === runtime &&
+      kept.onSelect === onSelect &&
+      kept.onMove === onMove &&
+      (!group || (kept.widgets === widgets && kept.selection === selection))
+    ) {
+      return kept.element;
+    }
+    const element = (
+      // biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/noStaticElementInteractions: only stops the click
+      <div key={widget.id} onClick={stopClick}>
+        <CanvasItem
+          widget={widget}
+          selected={selected}
+          runtime={runtime}
+          onSelect={onSelect}
+          onMove={onMove}
+          dragged={dragged}
+          widgets={group ? widgets : undefined}
+          selection={group ? selection : undefined}
+        />
+      </div>
+    );
+    cache.current.set(widget.id, {
+      widget,
+      selected,
+      runtime,
+      onSelect,
+      onMove,
+      ...(group && { widgets, selection }),
+      element,
+    });
+    return element;
+  });
+  if (cache.current.size > items.length) {
+    const shown = new Set(items.map((widget) => widget.id));
+    for (const id of cache.current.keys()) if (!shown.has(id)) cache.current.delete(id);
+  }
   return (
     <GridLayout
       width={width}
       layout={layout}
-      gridConfig={{
-        cols: GRID_COLUMNS,
-        rowHeight: GRID_ROW_HEIGHT,
-        margin: GRID_MARGIN,
-        containerPadding: GRID_MARGIN,
-      }}
+      gridConfig={GRID_CONFIG}
       compactor={noCompactor}
-      dragConfig={{ enabled: true, cancel: `.${classes.groupBody}` }}
-      resizeConfig={{ enabled: true, handles: ['se'] }}
-      onDragStart={() => {
-        dragged.current = true;
-      }}
+      dragConfig={DRAG_CONFIG}
+      resizeConfig={RESIZE_CONFIG}
+      onDragStart={start}
       onDragStop={stop}
-      onResizeStart={() => {
-        dragged.current = true;
-      }}
+      onResizeStart={start}
       onResizeStop={stop}
+      style={style}
     >
-      {items.map((widget) => (
-        // The item's frame (react-grid-layout positions it and adds the resize handle); its clicks stay here.
-        // biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/noStaticElementInteractions: only stops the click
-        <div key={widget.id} onClick={(event) => event.stopPropagation()}>
-          <CanvasItem {...props} widget={widget} dragged={dragged} />
-        </div>
-      ))}
+      {children}
     </GridLayout>
   );
 }
 
-type ItemProps = Props & { widget: Widget; dragged: { current: boolean } };
+type ItemProps = {
+  widget: Widget;
+  selected: boolean;
+  runtime: WidgetRuntime;
+  onSelect: Props['onSelect'];
+  onMove: Props['onMove'];
+  dragged: { current: boolean };
+  /** A group's page widgets and selection (its frame draws its children); undefined for other widgets. */
+  widgets: readonly Widget[] | undefined;
+  selection: readonly string[] | undefined;
+};
 
 /**
- * An item renders again only when its widget, its selection or the runtime changed: an undo or a paste touches one
- * or two widgets of the page, not fifty. A group always does (it draws its children's grid).
+ * One widget on the canvas. Memoized: an undo or a paste touches one or two widgets of the page, not fifty; a group
+ * renders again with the page's widgets or selection (it draws its children's grid).
  */
-function sameItem(before: ItemProps, after: ItemProps): boolean {
-  if (after.widget.type === 'group') return false;
-  return (
-    before.widget === after.widget &&
-    before.runtime === after.runtime &&
-    before.onSelect === after.onSelect &&
-    before.onMove === after.onMove &&
-    before.selection.includes(before.widget.id) === after.selection.includes(after.widget.id)
-  );
-}
-
-const CanvasItem = memo(function CanvasItem({ widget, dragged, ...props }: ItemProps) {
+const CanvasItem = memo(function CanvasItem({
+  widget,
+  selected,
+  runtime,
+  onSelect,
+  onMove,
+  dragged,
+  widgets,
+  selection,
+}: ItemProps) {
   const { t } = useTranslation();
-  const selected = props.selection.includes(widget.id);
-  const select = (event: MouseEvent | KeyboardEvent) => props.onSelect([widget.id], clickSelection(event));
+  const select = (event: MouseEvent | KeyboardEvent) => onSelect([widget.id], clickSelection(event));
   const onClick = (event: MouseEvent) => {
     event.stopPropagation();
     if (dragged.current) return;
@@ -141,7 +237,7 @@ const CanvasItem = memo(function CanvasItem({ widget, dragged, ...props }: ItemP
       ? clampLayout({ x, y, w: w + step.dx, h: h + step.dy })
       : clampLayout({ x: x + step.dx, y: y + step.dy, w, h });
     if (next.x !== x || next.y !== y || next.w !== w || next.h !== h) {
-      props.onMove([{ id: widget.id, layout: next }]);
+      onMove([{ id: widget.id, layout: next }]);
     }
   };
   const name = widget.title || t(widgetLabelKey(widget.type));
@@ -149,7 +245,7 @@ const CanvasItem = memo(function CanvasItem({ widget, dragged, ...props }: ItemP
     // biome-ignore lint/a11y/useSemanticElements: a grid cell that holds arbitrary widget content cannot be a <button>
     <div
       className={classes.item}
-      style={{ width: '100%', height: '100%' }}
+      style={ITEM_STYLE}
       role="button"
       tabIndex={0}
       aria-pressed={selected}
@@ -174,15 +270,25 @@ const CanvasItem = memo(function CanvasItem({ widget, dragged, ...props }: ItemP
         </Badge>
       )}
       {widget.type === 'group' ? (
-        <GroupFrame {...props} group={widget} name={name} />
+        <GroupFrame
+          group={widget}
+          name={name}
+          widgets={widgets ?? []}
+          selection={selection ?? []}
+          runtime={runtime}
+          onSelect={onSelect}
+          onMove={onMove}
+        />
       ) : (
         <div className={classes.itemContent}>
-          <WidgetView widget={widget} runtime={props.runtime} />
+          <WidgetView widget={widget} runtime={runtime} />
         </div>
       )}
     </div>
   );
-}, sameItem);
+});
+
+const ITEM_STYLE = { width: '100%', height: '100%' };
 
 const ARROWS: Record<string, { dx: number; dy: number }> = {
   ArrowLeft: { dx: -1, dy: 0 },
@@ -192,7 +298,11 @@ const ARROWS: Record<string, { dx: number; dy: number }> = {
 };
 
 /** A group: a bar to drag it by, then the group's frame with its children on a grid of their own. */
-function GroupFrame({ group, name, ...props }: Props & { group: Widget; name: string }) {
+function GroupFrame({
+  group,
+  name,
+  ...props
+}: Omit<Props, 'onSelectPage'> & { group: Widget; name: string }) {
   const { t } = useTranslation();
   const { width, containerRef, mounted } = useContainerWidth();
   const children = useMemo(() => widgetsIn(props.widgets, group.id), [props.widgets, group.id]);

@@ -1,4 +1,5 @@
 import { Badge, Button, Group, Text, Title, Tooltip } from '@mantine/core';
+import { type ComponentPropsWithRef, createContext, memo, useContext, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { VersionsMenu } from './VersionsMenu.tsx';
@@ -29,30 +30,27 @@ type Props = {
 
 const MOD = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform) ? '⌘' : 'Ctrl+';
 
-/** The editor's commands (spec 2 shortcuts shown in the tooltips), the save, the versions and the viewer. */
-export function EditorToolbar(props: Props) {
-  const { t } = useTranslation();
-  const command = (
-    testId: string,
-    label: string,
-    shortcut: string,
-    onClick: () => void,
-    disabled: boolean,
-  ) => (
-    <Tooltip label={`${label} (${shortcut})`} withArrow openDelay={400}>
-      <Button
-        size="xs"
-        variant="default"
-        data-testid={testId}
-        onClick={onClick}
-        disabled={disabled}
-        aria-keyshortcuts={shortcut.replace('⌘', 'Meta+')}
-      >
-        {label}
-      </Button>
-    </Tooltip>
+/**
+ * The editor's commands (spec 2 shortcuts shown in the tooltips), the save, the versions and the viewer. Whether
+ * undo, redo and the selection's commands can run changes at almost every step: only those buttons render again
+ * (they read it from a context); the rest is memoized (give it handlers that keep their identity).
+ */
+export function EditorToolbar({ canUndo, canRedo, hasSelection, canGroup, ...props }: Props) {
+  const flags = useMemo<Flags>(
+    () => ({ undo: canUndo, redo: canRedo, selection: hasSelection, group: canGroup }),
+    [canUndo, canRedo, hasSelection, canGroup],
   );
+  return (
+    <FlagsContext.Provider value={flags}>
+      <ToolbarBody {...props} />
+    </FlagsContext.Provider>
+  );
+}
 
+const ToolbarBody = memo(function ToolbarBody(
+  props: Omit<Props, 'canUndo' | 'canRedo' | 'hasSelection' | 'canGroup'>,
+) {
+  const { t } = useTranslation();
   return (
     <Group
       justify="space-between"
@@ -62,78 +60,194 @@ export function EditorToolbar(props: Props) {
       aria-label={t('dashboardEditor.toolbar.label')}
       data-testid="editor-toolbar"
     >
-      <Group gap="xs" wrap="nowrap" miw={0}>
-        <Title order={2} size="h4" lineClamp={1} data-testid="editor-dashboard-name">
-          {props.name}
-        </Title>
-        {props.version !== undefined && (
-          <Text size="sm" c="dimmed" data-testid="editor-version">
-            {t('dashboardEditor.toolbar.version', { version: props.version })}
-          </Text>
-        )}
-        {props.dirty && (
-          <Badge color="orange" variant="light" data-testid="editor-unsaved">
-            {t('dashboardEditor.toolbar.unsaved')}
-          </Badge>
-        )}
-      </Group>
+      <ToolbarTitle name={props.name} version={props.version} dirty={props.dirty} />
       <Group gap={6} wrap="wrap">
-        {command('editor-undo', t('dashboardEditor.toolbar.undo'), `${MOD}Z`, props.onUndo, !props.canUndo)}
-        {command(
-          'editor-redo',
-          t('dashboardEditor.toolbar.redo'),
-          `${MOD}Shift+Z`,
-          props.onRedo,
-          !props.canRedo,
-        )}
-        {command(
-          'editor-copy',
-          t('dashboardEditor.toolbar.copy'),
-          `${MOD}C`,
-          props.onCopy,
-          !props.hasSelection,
-        )}
-        {command('editor-cut', t('dashboardEditor.toolbar.cut'), `${MOD}X`, props.onCut, !props.hasSelection)}
-        {command('editor-paste', t('dashboardEditor.toolbar.paste'), `${MOD}V`, props.onPaste, false)}
-        {command('editor-delete', t('dashboardEditor.toolbar.delete'), 'Delete', props.onDelete, false)}
-        {command(
-          'editor-group',
-          t('dashboardEditor.toolbar.group'),
-          `${MOD}G`,
-          props.onGroup,
-          !props.canGroup,
-        )}
-        <Button
-          size="xs"
-          variant="default"
-          data-testid="editor-ungroup"
+        <Command
+          testId="editor-undo"
+          label={t('dashboardEditor.toolbar.undo')}
+          shortcut={`${MOD}Z`}
+          onClick={props.onUndo}
+          flag="undo"
+        />
+        <Command
+          testId="editor-redo"
+          label={t('dashboardEditor.toolbar.redo')}
+          shortcut={`${MOD}Shift+Z`}
+          onClick={props.onRedo}
+          flag="redo"
+        />
+        <Command
+          testId="editor-copy"
+          label={t('dashboardEditor.toolbar.copy')}
+          shortcut={`${MOD}C`}
+          onClick={props.onCopy}
+          flag="selection"
+        />
+        <Command
+          testId="editor-cut"
+          label={t('dashboardEditor.toolbar.cut')}
+          shortcut={`${MOD}X`}
+          onClick={props.onCut}
+          flag="selection"
+        />
+        <Command
+          testId="editor-paste"
+          label={t('dashboardEditor.toolbar.paste')}
+          shortcut={`${MOD}V`}
+          onClick={props.onPaste}
+        />
+        <Command
+          testId="editor-delete"
+          label={t('dashboardEditor.toolbar.delete')}
+          shortcut="Delete"
+          onClick={props.onDelete}
+        />
+        <Command
+          testId="editor-group"
+          label={t('dashboardEditor.toolbar.group')}
+          shortcut={`${MOD}G`}
+          onClick={props.onGroup}
+          flag="group"
+        />
+        <PlainButton
+          testId="editor-ungroup"
+          label={t('dashboardEditor.toolbar.ungroup')}
           onClick={props.onUngroup}
           disabled={!props.canUngroup}
-        >
-          {t('dashboardEditor.toolbar.ungroup')}
-        </Button>
-        <Button
-          size="xs"
-          data-testid="editor-save"
-          onClick={props.onSave}
-          loading={props.saving}
-          aria-keyshortcuts={`${MOD.replace('⌘', 'Meta+')}S`}
-        >
-          {t('dashboardEditor.toolbar.save')}
-        </Button>
+        />
+        <SaveButton label={t('dashboardEditor.toolbar.save')} saving={props.saving} onSave={props.onSave} />
         {props.dashboardId && <VersionsMenu dashboardId={props.dashboardId} />}
         {props.dashboardId && (
-          <Button
-            size="xs"
-            variant="light"
-            component={Link}
-            to={`/dashboards/${props.dashboardId}`}
-            data-testid="editor-view"
-          >
-            {t('dashboardEditor.toolbar.view')}
-          </Button>
+          <ViewLink dashboardId={props.dashboardId} label={t('dashboardEditor.toolbar.view')} />
         )}
       </Group>
     </Group>
   );
+});
+
+const ToolbarTitle = memo(function ToolbarTitle({
+  name,
+  version,
+  dirty,
+}: {
+  name: string;
+  version: number | undefined;
+  dirty: boolean;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Group gap="xs" wrap="nowrap" miw={0}>
+      <Title order={2} size="h4" lineClamp={1} data-testid="editor-dashboard-name">
+        {name}
+      </Title>
+      {version !== undefined && (
+        <Text size="sm" c="dimmed" data-testid="editor-version">
+          {t('dashboardEditor.toolbar.version', { version })}
+        </Text>
+      )}
+      {dirty && (
+        <Badge color="orange" variant="light" data-testid="editor-unsaved">
+          {t('dashboardEditor.toolbar.unsaved')}
+        </Badge>
+      )}
+    </Group>
+  );
+});
+
+/** Which commands can run now; the buttons read it from here so that their tooltips do not render again. */
+type Flags = { undo: boolean; redo: boolean; selection: boolean; group: boolean };
+const FlagsContext = createContext<Flags>({ undo: true, redo: true, selection: true, group: true });
+
+type CommandProps = {
+  testId: string;
+  label: string;
+  shortcut: string;
+  onClick: () => void;
+  /** The flag that enables the command (none: always enabled). */
+  flag?: keyof Flags;
+};
+
+/** A command with its shortcut in a tooltip. Its props never change: whether it is enabled comes from the context. */
+const Command = memo(function Command({ testId, label, shortcut, onClick, flag }: CommandProps) {
+  return (
+    <Tooltip label={`${label} (${shortcut})`} withArrow openDelay={400}>
+      <CommandButton testId={testId} label={label} shortcut={shortcut} onClick={onClick} flag={flag} />
+    </Tooltip>
+  );
+});
+
+type CommandButtonProps = CommandProps & Omit<ComponentPropsWithRef<'button'>, 'onClick'>;
+
+/** The tooltip's target (it adds its handlers and ref): the button, enabled by its flag. */
+function CommandButton({ flag, ...props }: CommandButtonProps) {
+  const flags = useContext(FlagsContext);
+  return <ToolbarButton {...props} disabled={flag !== undefined && !flags[flag]} />;
 }
+
+const ToolbarButton = memo(function ToolbarButton({
+  testId,
+  label,
+  shortcut,
+  ...props
+}: Omit<CommandButtonProps, 'flag'>) {
+  return (
+    <Button
+      size="xs"
+      variant="default"
+      data-testid={testId}
+      aria-keyshortcuts={shortcut.replace('⌘', 'Meta+')}
+      {...props}
+    >
+      {label}
+    </Button>
+  );
+});
+
+const PlainButton = memo(function PlainButton({
+  testId,
+  label,
+  onClick,
+  disabled,
+}: Omit<CommandProps, 'shortcut' | 'flag'> & { disabled: boolean }) {
+  return (
+    <Button size="xs" variant="default" data-testid={testId} onClick={onClick} disabled={disabled}>
+      {label}
+    </Button>
+  );
+});
+
+const SaveButton = memo(function SaveButton({
+  label,
+  saving,
+  onSave,
+}: {
+  label: string;
+  saving: boolean;
+  onSave: () => void;
+}) {
+  return (
+    <Button
+      size="xs"
+      data-testid="editor-save"
+      onClick={onSave}
+      loading={saving}
+      aria-keyshortcuts={`${MOD.replace('⌘', 'Meta+')}S`}
+    >
+      {label}
+    </Button>
+  );
+});
+
+const ViewLink = memo(function ViewLink({ dashboardId, label }: { dashboardId: string; label: string }) {
+  return (
+    <Button
+      size="xs"
+      variant="light"
+      component={Link}
+      to={`/dashboards/${dashboardId}`}
+      data-testid="editor-view"
+    >
+      {label}
+    </Button>
+  );
+});

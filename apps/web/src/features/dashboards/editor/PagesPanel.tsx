@@ -10,12 +10,23 @@ import {
   Tooltip,
   UnstyledButton,
 } from '@mantine/core';
-import { useRef, useState } from 'react';
+import { memo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import classes from './editor.module.css';
 
+/** What the panel shows of a page. */
+export type PageSummary = Pick<Page, 'id' | 'title'>;
+
+/** Whether two lists show the same pages (ids and titles, in order). */
+export function samePages(a: readonly PageSummary[], b: readonly PageSummary[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every((page, index) => page.id === b[index]?.id && page.title === b[index]?.title)
+  );
+}
+
 type Props = {
-  pages: readonly Page[];
+  pages: readonly PageSummary[];
   rootPageId: string;
   openPageId: string;
   onOpen: (pageId: string) => void;
@@ -25,8 +36,8 @@ type Props = {
   onMakeRoot: (pageId: string) => void;
 };
 
-/** The dashboard's pages: open, add, rename, delete; the root page (the viewer's first) is marked. */
-export function PagesPanel({
+/** The dashboard's pages: open, add, rename, delete; the root page (the viewer's first) is marked. Memoized. */
+export const PagesPanel = memo(function PagesPanel({
   pages,
   rootPageId,
   openPageId,
@@ -126,7 +137,7 @@ export function PagesPanel({
       </ul>
     </Stack>
   );
-}
+});
 
 /** An inline title field: Enter or leaving it keeps the title, Escape gives up. */
 function RenameField({ title, onDone }: { title: string; onDone: (title: string | undefined) => void }) {

@@ -2,7 +2,7 @@ import type { WidgetType } from '@edgeport/dashboard-schema';
 import { Button, Loader, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../../app/use-organization-api.ts';
 import { describeError } from '../../../shared/http/describe.ts';
@@ -21,8 +21,11 @@ type Props = {
   onInsert: (payload: ClipboardPayload) => void;
 };
 
-/** Left column: every widget type to add (click or Enter), then the organization's saved widgets and gallery widgets. */
-export function Palette({ onAdd, onInsert }: Props) {
+/**
+ * Left column: every widget type to add (click or Enter), then the organization's saved widgets and gallery widgets.
+ * Memoized: it renders again only when its handlers change.
+ */
+export const Palette = memo(function Palette({ onAdd, onInsert }: Props) {
   const { t } = useTranslation();
   const [types] = useState(() =>
     availablePalette((flag) => isFeatureEnabled(flag)).map((entry) => entry.type),
@@ -51,7 +54,7 @@ export function Palette({ onAdd, onInsert }: Props) {
       <GalleryWidgets onInsert={onInsert} />
     </Stack>
   );
-}
+});
 
 function SavedWidgets({ onInsert }: Pick<Props, 'onInsert'>) {
   const { t } = useTranslation();

@@ -1,5 +1,5 @@
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
-import { useEffect } from 'react';
+import { memo, useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 
@@ -10,8 +10,8 @@ type Props = {
   onSave: (name: string) => void;
 };
 
-/** The first save of a new dashboard asks for its name. */
-export function SaveAsModal({ opened, saving, onCancel, onSave }: Props) {
+/** The first save of a new dashboard asks for its name. Memoized (closed, it has nothing to render again). */
+export const SaveAsModal = memo(function SaveAsModal({ opened, saving, onCancel, onSave }: Props) {
   const { t } = useTranslation();
   const form = useForm<{ name: string }>({ defaultValues: { name: '' } });
   const { register, handleSubmit, reset, formState } = form;
@@ -49,4 +49,4 @@ export function SaveAsModal({ opened, saving, onCancel, onSave }: Props) {
       </form>
     </Modal>
   );
-}
+});

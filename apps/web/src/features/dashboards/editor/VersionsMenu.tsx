@@ -1,6 +1,6 @@
 import { Button, Group, Loader, Menu, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useOrganizationApi } from '../../../app/use-organization-api.ts';
@@ -8,8 +8,8 @@ import { describeError } from '../../../shared/http/describe.ts';
 import { fetchVersions } from './api.ts';
 import { EDITOR_QUERY_KEY } from './query-keys.ts';
 
-/** The dashboard's versions: open one in the viewer, or edit from it. */
-export function VersionsMenu({ dashboardId }: { dashboardId: string }) {
+/** The dashboard's versions: open one in the viewer, or edit from it. Memoized (the toolbar renders often). */
+export const VersionsMenu = memo(function VersionsMenu({ dashboardId }: { dashboardId: string }) {
   const { t, i18n } = useTranslation();
   const { organization, token } = useOrganizationApi();
   const [opened, setOpened] = useState(false);
@@ -61,4 +61,4 @@ export function VersionsMenu({ dashboardId }: { dashboardId: string }) {
       </Menu.Dropdown>
     </Menu>
   );
-}
+});

@@ -276,7 +276,8 @@ function SlotPicker({
       allowDeselect={false}
       error={slots.unknown[slot.name] ? t('dashboardViewer.unknownDevice') : undefined}
       data-testid={`slot-picker-${slot.name}`}
-      comboboxProps={{ zIndex: 300 }}
+      // The list is made when it opens (Mantine keeps it mounted, hidden, and positions it with the page otherwise).
+      comboboxProps={{ zIndex: 300, keepMounted: false }}
     />
   );
 }

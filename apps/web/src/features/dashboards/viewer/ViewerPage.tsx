@@ -1,12 +1,15 @@
 import { Center, Loader } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { useOrganizationApi } from '../../../app/use-organization-api.ts';
 import { DASHBOARD_VIEW_KEY, fetchPreferences, putPreference } from '../api.ts';
+import { prefetchLatestValues } from '../widgets/latest-values.ts';
+import { preloadWidgetChunks } from '../widgets/WidgetView.tsx';
 import { DashboardView } from './DashboardView.tsx';
 import { ExportDataButton } from './ExportDataButton.tsx';
 import { requestedSlots, requestedVersion, slotParam, withSlotDevice } from './slots.ts';
+import { prefetchDashboardDocument } from './use-dashboard-document.ts';
 import {
   initialChoices,
   needsStoredChoices,
@@ -33,6 +36,18 @@ export default function ViewerPage() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: `slotsKey` stands for the parameters.
   const addressSlots = useMemo(() => requestedSlots(params), [slotsKey]);
   const addressPage = requestedPage(params);
+  // Everything the first frame needs is asked for at once, side by side with the remembered choices: the dashboard
+  // and its version, the stored latest values of the devices the address names, the charts' code.
+  const queryClient = useQueryClient();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per dashboard opened (later changes come from this page).
+  useEffect(() => {
+    if (projectId === '') return;
+    prefetchDashboardDocument(queryClient, organization.id, token, projectId, version);
+    for (const deviceId of new Set(Object.values(addressSlots))) {
+      if (deviceId) prefetchLatestValues(organization.id, deviceId, token);
+    }
+    preloadWidgetChunks();
+  }, [projectId, organization.id]);
   // Read once on open: later address changes come from this page itself.
   const [needsStored] = useStateOnce(() => needsStoredChoices(addressSlots, addressPage));
   const stored = useQuery({

@@ -1,7 +1,15 @@
 import { bindingsOf, type Widget } from '@edgeport/dashboard-schema';
-import { Box, Paper, Text } from '@mantine/core';
-import { Component, type ErrorInfo, lazy, memo, type ReactNode, Suspense } from 'react';
-import { useTranslation } from 'react-i18next';
+import {
+  Component,
+  type ComponentType,
+  type ErrorInfo,
+  type LazyExoticComponent,
+  lazy,
+  memo,
+  type ReactNode,
+  Suspense,
+  useState,
+} from 'react';
 import { AlarmListWidget } from './alarmList/AlarmListWidget.tsx';
 import { ButtonWidget } from './button/ButtonWidget.tsx';
 import { DeviceTableWidget } from './deviceTable/DeviceTableWidget.tsx';
@@ -15,12 +23,81 @@ import { SwitchWidget } from './switch/SwitchWidget.tsx';
 import { TableWidget } from './table/TableWidget.tsx';
 import { TextWidget } from './text/TextWidget.tsx';
 import type { WidgetRuntime, WidgetViewProps } from './types.ts';
+import { useWidgetText } from './use-widget-text.ts';
 import { ValueWidget } from './value/ValueWidget.tsx';
+import classes from './widget-frame.module.css';
+import type { WidgetPropsOf } from './widget-props.ts';
 
-// uPlot and Leaflet load with the first chart or map (their own chunks).
-const LineChartWidget = lazy(() => import('./lineChart/LineChartWidget.tsx'));
-const BarChartWidget = lazy(() => import('./barChart/BarChartWidget.tsx'));
-const MapWidget = lazy(() => import('./map/MapWidget.tsx'));
+/**
+ * The chunk of a widget component: `preload` fetches it (once; again after a failure), `loaded` is the component once
+ * it is there. The widget suspends (its frame shows a loader) only while the chunk is not there yet.
+ */
+function widgetChunk<Props>(load: () => Promise<{ default: ComponentType<Props> }>) {
+  const chunk: {
+    loaded?: ComponentType<Props>;
+    loading?: Promise<{ default: ComponentType<Props> }>;
+    preload: () => Promise<{ default: ComponentType<Props> }>;
+  } = {
+    preload: () => {
+      chunk.loading ??= load().then(
+        (module) => {
+          chunk.loaded = module.default;
+          return module;
+        },
+        (error: unknown) => {
+          chunk.loading = undefined;
+          throw error;
+        },
+      );
+      return chunk.loading;
+    },
+  };
+  return chunk;
+}
+
+// uPlot and Leaflet load with the first chart or map (their own chunks), or ahead of it (preloadWidgetChunks).
+const lineChart = widgetChunk(() => import('./lineChart/LineChartWidget.tsx'));
+const barChart = widgetChunk(() => import('./barChart/BarChartWidget.tsx'));
+const map = widgetChunk(() => import('./map/MapWidget.tsx'));
+const LazyLineChart = lazy(lineChart.preload);
+const LazyBarChart = lazy(barChart.preload);
+const LazyMap = lazy(map.preload);
+
+/**
+ * The component of a chunk for one widget: the loaded one when the chunk is there as the widget appears, else the lazy
+ * one (which suspends until it is) — kept for the widget's life, so that it never remounts when the chunk arrives.
+ */
+function useChunkComponent<Props>(
+  chunk: { loaded?: ComponentType<Props> },
+  Lazy: LazyExoticComponent<ComponentType<Props>>,
+): ComponentType<Props> | LazyExoticComponent<ComponentType<Props>> {
+  const [shown] = useState(() => chunk.loaded ?? Lazy);
+  return shown;
+}
+
+function LineChartWidget(props: WidgetPropsOf<'lineChart'>) {
+  const Shown = useChunkComponent(lineChart, LazyLineChart);
+  return <Shown {...props} />;
+}
+
+function BarChartWidget(props: WidgetPropsOf<'barChart'>) {
+  const Shown = useChunkComponent(barChart, LazyBarChart);
+  return <Shown {...props} />;
+}
+
+function MapWidget(props: WidgetPropsOf<'map'>) {
+  const Shown = useChunkComponent(map, LazyMap);
+  return <Shown {...props} />;
+}
+
+/**
+ * Fetches the chunks of the chart widgets (uPlot) ahead of a dashboard, so that its charts render in its first frame:
+ * the viewer calls it when it opens, the dashboards list once the viewer's own code is loaded. Failures are quiet: the
+ * widgets ask again when they render.
+ */
+export function preloadWidgetChunks(): void {
+  for (const chunk of [lineChart, barChart]) chunk.preload().catch(() => {});
+}
 
 /** The widget types whose content needs a device in each bound slot; the frame says so when the slot has none. */
 const NEEDS_DEVICE = new Set<Widget['type']>([
@@ -120,45 +197,41 @@ class WidgetErrorBoundary extends Component<BoundaryProps, BoundaryState> {
 }
 
 function WidgetFailed() {
-  const { t } = useTranslation();
+  const { t } = useWidgetText();
   return <Placeholder message={t('dashboardWidgets.failed')} />;
 }
 
+function NoDevice({ slot, runtime }: { slot: string; runtime: WidgetRuntime }) {
+  const { t } = useWidgetText();
+  return (
+    <Placeholder message={t('dashboardWidgets.noDevice', { slot: runtime.slotLabel?.(slot) ?? slot })} />
+  );
+}
+
+/**
+ * The frame of a widget: the look of a bordered Mantine Paper with the title as small bold text, in plain elements
+ * (a dashboard renders a hundred of them at once; see widget-frame.module.css).
+ */
 function Frame({ widget, runtime, children }: WidgetViewProps) {
-  const { t } = useTranslation();
   const slot = missingSlot(widget, runtime);
   const isGroup = widget.type === 'group';
   return (
-    <Paper
-      withBorder
-      radius="sm"
-      p={isGroup ? 4 : 'xs'}
-      h="100%"
+    <div
+      className={classes.frame}
       data-testid="widget"
       data-widget-id={widget.id}
       data-widget-type={widget.type}
-      style={{
-        display: 'flex',
-        flexDirection: 'column',
-        overflow: 'hidden',
-        ...(isGroup && { borderStyle: 'dashed', background: 'transparent' }),
-      }}
+      data-group={isGroup || undefined}
     >
       {widget.title && (
-        <Text size="sm" fw={600} truncate mb={4} px={isGroup ? 4 : 0} data-testid="widget-title">
+        <p className={classes.title} data-testid="widget-title">
           {widget.title}
-        </Text>
+        </p>
       )}
-      <Box style={{ flex: 1, minHeight: 0, position: 'relative' }}>
-        {slot !== undefined ? (
-          <Placeholder
-            message={t('dashboardWidgets.noDevice', { slot: runtime.slotLabel?.(slot) ?? slot })}
-          />
-        ) : (
-          children
-        )}
-      </Box>
-    </Paper>
+      <div className={classes.body}>
+        {slot !== undefined ? <NoDevice slot={slot} runtime={runtime} /> : children}
+      </div>
+    </div>
   );
 }
 
@@ -173,17 +246,9 @@ export const WidgetView = memo(function WidgetView({ widget, runtime, children }
       widgetId={widget.id}
       resetKey={widget}
       fallback={() => (
-        <Paper
-          withBorder
-          radius="sm"
-          p="xs"
-          h="100%"
-          data-testid="widget"
-          data-widget-id={widget.id}
-          data-failed
-        >
+        <div className={classes.frame} data-testid="widget" data-widget-id={widget.id} data-failed>
           <WidgetFailed />
-        </Paper>
+        </div>
       )}
     >
       <Frame widget={widget} runtime={runtime}>

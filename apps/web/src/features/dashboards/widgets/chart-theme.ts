@@ -1,9 +1,45 @@
-import { useComputedColorScheme, useMantineTheme } from '@mantine/core';
-import { useMemo } from 'react';
+import { useMantineTheme } from '@mantine/core';
+import { useMemo, useSyncExternalStore } from 'react';
 
 export type ChartColors = { axis: string; grid: string; series: readonly string[]; scheme: 'light' | 'dark' };
 
 const SERIES_COLORS = ['orange', 'teal', 'grape', 'cyan', 'yellow', 'lime', 'red'] as const;
+
+/** The attribute MantineProvider keeps on the root element: the colour scheme in effect, 'light' or 'dark'. */
+const SCHEME_ATTRIBUTE = 'data-mantine-color-scheme';
+
+const schemeListeners = new Set<() => void>();
+let schemeObserver: MutationObserver | undefined;
+
+function subscribeScheme(listener: () => void): () => void {
+  if (typeof MutationObserver !== 'undefined' && typeof document !== 'undefined' && !schemeObserver) {
+    schemeObserver = new MutationObserver(() => {
+      for (const notify of [...schemeListeners]) notify();
+    });
+    schemeObserver.observe(document.documentElement, {
+      attributes: true,
+      attributeFilter: [SCHEME_ATTRIBUTE],
+    });
+  }
+  schemeListeners.add(listener);
+  return () => schemeListeners.delete(listener);
+}
+
+function currentScheme(): 'light' | 'dark' {
+  return typeof document !== 'undefined' && document.documentElement.getAttribute(SCHEME_ATTRIBUTE) === 'dark'
+    ? 'dark'
+    : 'light';
+}
+
+const serverScheme = (): 'light' | 'dark' => 'light';
+
+/**
+ * The colour scheme the page wears, as the CSS sees it (what Mantine's useComputedColorScheme computes, read from the
+ * root element's attribute): one observer for every chart instead of media queries per chart.
+ */
+function useComputedScheme(): 'light' | 'dark' {
+  return useSyncExternalStore(subscribeScheme, currentScheme, serverScheme);
+}
 
 /**
  * The charts' colours from the Mantine theme and the computed colour scheme (uPlot draws on a canvas and cannot read
@@ -12,7 +48,7 @@ const SERIES_COLORS = ['orange', 'teal', 'grape', 'cyan', 'yellow', 'lime', 'red
  */
 export function useChartColors(): ChartColors {
   const theme = useMantineTheme();
-  const scheme = useComputedColorScheme('light');
+  const scheme = useComputedScheme();
   return useMemo(() => {
     const shade = scheme === 'dark' ? 4 : 6;
     const pick = (name: string) => theme.colors[name]?.[shade] ?? theme.colors.blue[shade];

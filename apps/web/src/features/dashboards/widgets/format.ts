@@ -45,7 +45,24 @@ export function bindingLabel(binding: Binding, slotLabel?: (slot: string) => str
   return `${slotLabel?.(binding.slot) ?? binding.slot} · ${binding.path}`;
 }
 
-/** The time of a value in the user's language. */
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * The time of a value in the user's language: what `Date#toLocaleString(locale)` gives (date and time, numeric), with
+ * one formatter per language (value widgets format their time on every new value).
+ */
 export function formatTime(locale: string, ts: number): string {
-  return new Date(ts).toLocaleString(locale);
+  let format = timeFormats.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, {
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    timeFormats.set(locale, format);
+  }
+  return format.format(ts);
 }

@@ -1,9 +1,14 @@
 import 'uplot/dist/uPlot.min.css';
 import type { Binding } from '@edgeport/dashboard-schema';
-import { Box, Stack } from '@mantine/core';
-import { useElementSize } from '@mantine/hooks';
-import { type ReactNode, type RefCallback, type RefObject, useEffect, useMemo, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import {
+  type ReactNode,
+  type RefCallback,
+  type RefObject,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import type uPlot from 'uplot';
 import { ChartLegend } from './ChartLegend.tsx';
 import type { ChartColors } from './chart-theme.ts';
@@ -11,10 +16,78 @@ import { bindingLabel } from './format.ts';
 import { Placeholder } from './Placeholder.tsx';
 import type { WidgetRuntime } from './types.ts';
 import { useBindingsEffect } from './use-binding.ts';
+import { useWidgetText } from './use-widget-text.ts';
+import classes from './widget-frame.module.css';
 
 /** Charts redraw at most this often (live values may come at 10 Hz and more). */
 const CHART_FRAME_MS = 200;
 const AXIS_FONT = '11px system-ui, sans-serif';
+/** How far beyond the viewport's edges a chart is already drawn (scrolling brings it in drawn). */
+const NEAR_VIEWPORT = '200px';
+
+let nearObserver: IntersectionObserver | undefined;
+const nearCallbacks = new Map<Element, () => void>();
+
+/**
+ * Calls `callback` once, when the element comes within NEAR_VIEWPORT of the viewport (at once where the browser has
+ * no IntersectionObserver); answers the function that stops waiting. One observer serves every chart of the page.
+ */
+function whenNearViewport(element: Element, callback: () => void): () => void {
+  if (typeof IntersectionObserver === 'undefined') {
+    callback();
+    return () => {};
+  }
+  nearObserver ??= new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        if (!entry.isIntersecting) continue;
+        const near = nearCallbacks.get(entry.target);
+        nearCallbacks.delete(entry.target);
+        nearObserver?.unobserve(entry.target);
+        near?.();
+      }
+    },
+    { rootMargin: NEAR_VIEWPORT },
+  );
+  nearCallbacks.set(element, callback);
+  nearObserver.observe(element);
+  return () => {
+    nearCallbacks.delete(element);
+    nearObserver?.unobserve(element);
+  };
+}
+
+type BoxSize = { width: number; height: number };
+
+/**
+ * The chart's box: whether it has come near the viewport (once it has, it stays so) and from then on its size. A
+ * dashboard of many charts thus creates only those in view for its first frame (as Grafana loads panels), the others
+ * as they are scrolled to.
+ */
+function useChartBox(): BoxSize & { ref: RefCallback<HTMLDivElement | null>; near: boolean } {
+  const [element, setElement] = useState<HTMLDivElement | null>(null);
+  const [near, setNear] = useState(false);
+  const [size, setSize] = useState<BoxSize>({ width: 0, height: 0 });
+  useEffect(() => {
+    if (!element || near) return;
+    return whenNearViewport(element, () => setNear(true));
+  }, [element, near]);
+  useEffect(() => {
+    if (!element || !near || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver((entries) => {
+      const entry = entries[0];
+      if (!entry) return;
+      const box = entry.borderBoxSize?.[0];
+      const next = box
+        ? { width: box.inlineSize, height: box.blockSize }
+        : { width: entry.contentRect.width, height: entry.contentRect.height };
+      setSize((current) => (current.width === next.width && current.height === next.height ? current : next));
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [element, near]);
+  return { ref: setElement, near, ...size };
+}
 
 /**
  * The time axis (below) and the value axis (left) of a widget chart, in the theme's colours and the user's locale;
@@ -58,12 +131,13 @@ export type LiveChart = {
   plot: RefObject<uPlot | null>;
   width: number;
   height: number;
-  /** The box has a size: the chart can be created. */
+  /** The box is near the viewport and has a size: the chart can be created. */
   measured: boolean;
 };
 
 /**
- * What the live chart widgets share around their uPlot instance: the box is measured and the chart follows its size;
+ * What the live chart widgets share around their uPlot instance: the box is measured once it comes near the viewport
+ * (charts far below the fold are created when scrolled to) and the chart follows its size;
  * `redraw` is called with the chart (null before it exists) when a bound value changes, at most every 200 ms, and
  * every `slideMs` so that the time window moves on when no value comes. `redraw` may change on every render. The
  * widget creates the chart in a layout effect once `measured` and hands it over with `keepChart`.
@@ -74,7 +148,7 @@ export function useLiveChart(
   redraw: (chart: uPlot | null) => void,
   slideMs: number,
 ): LiveChart {
-  const { ref, width, height } = useElementSize<HTMLDivElement>();
+  const { ref, width, height, near } = useChartBox();
   const host = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const labels = useMemo(
@@ -94,7 +168,7 @@ export function useLiveChart(
     return () => clearInterval(timer);
   }, [slideMs]);
 
-  return { labels, sizeRef: ref, host, plot, width, height, measured: width > 0 && height > 0 };
+  return { labels, sizeRef: ref, host, plot, width, height, measured: near && width > 0 && height > 0 };
 }
 
 /** Makes `chart` the widget's plot; the answer (the layout effect's cleanup) destroys it. */
@@ -123,26 +197,25 @@ export function ChartFrame({
   testId: string;
   children?: ReactNode;
 }) {
-  const { t } = useTranslation();
+  const { t } = useWidgetText();
   return (
-    <Stack h="100%" gap={4}>
+    <div className={classes.chart}>
       {children}
       <ChartLegend labels={chart.labels} colors={colors.series} />
-      <Box
+      <div
         ref={chart.sizeRef}
-        pos="relative"
-        style={{ flex: 1, minHeight: 0, overflow: 'hidden' }}
+        className={classes.chartBox}
         aria-label={chart.labels.join(', ')}
         role="img"
         data-testid={testId}
       >
-        <div ref={chart.host} style={{ position: 'absolute', inset: 0 }} />
+        <div ref={chart.host} className={classes.fill} />
         {empty && (
-          <Box pos="absolute" inset={0} style={{ pointerEvents: 'none' }}>
+          <div className={classes.overlay}>
             <Placeholder message={t('dashboardWidgets.chart.empty')} />
-          </Box>
+          </div>
         )}
-      </Box>
-    </Stack>
+      </div>
+    </div>
   );
 }

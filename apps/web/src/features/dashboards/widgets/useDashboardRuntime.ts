@@ -6,6 +6,7 @@ import { liveClientFor } from '../../../shared/live/live-client.ts';
 import { queryData } from '../../data-explore/api.ts';
 import { assetAddress, fetchLatestValues, writeSetpoint } from '../api.ts';
 import { formulaOf } from './formula.ts';
+import { type LatestValues, storeLatestValues, takePrefetchedLatestValues } from './latest-values.ts';
 import type { ScalarValue, WidgetRuntime } from './types.ts';
 import { bindingKey, deviceKey, ValueStore, variableKey } from './value-store.ts';
 import { WriteRefused } from './write.tsx';
@@ -59,6 +60,37 @@ function useStable<Value>(value: Value, same: (a: Value, b: Value) => boolean): 
   return kept.current;
 }
 
+function devicesOf(slotDevices: Record<string, string | undefined>): string[] {
+  return [...new Set(Object.values(slotDevices).filter((id): id is string => Boolean(id)))].sort();
+}
+
+/**
+ * The runtime's store as the first render shows it: the variables' starting values, the devices' stored latest
+ * values the viewer prefetched and already has (`stored`), the others loading (`pending`: the prefetched answers
+ * still on their way).
+ */
+function startStore(organizationId: string, options: DashboardRuntimeOptions) {
+  const store = new ValueStore();
+  for (const variable of options.document.variables) {
+    store.put(variableKey(variable.name), 0, options.variables?.[variable.name] ?? variable.initial);
+  }
+  const started = { stored: new Set<string>(), pending: new Map<string, Promise<LatestValues>>() };
+  for (const deviceId of devicesOf(options.slotDevices)) {
+    const prefetched = takePrefetchedLatestValues(organizationId, deviceId);
+    if (prefetched?.result) {
+      storeLatestValues(store, deviceId, prefetched.result);
+      started.stored.add(deviceId);
+    } else {
+      if (prefetched) started.pending.set(deviceId, prefetched.promise);
+      store.setLoading(deviceId, true);
+    }
+  }
+  // Nobody listens yet: the first render reads all of it, nothing is left to announce (announcing would render every
+  // widget of the device again in the first frame).
+  store.flush();
+  return { store, started };
+}
+
 /**
  * What the dashboard's widgets read and do (`WidgetRuntime`), for the viewer and the editor:
  * - live values of the slots' devices over `/svc/live` (the tab's shared live client), the stored latest values and
@@ -73,15 +105,12 @@ export function useDashboardRuntime(options: DashboardRuntimeOptions): WidgetRun
   const { document, mode, dashboardId } = options;
   const { organization, token } = useOrganizationApi();
   const navigate = useNavigate();
-  const [store] = useState(() => new ValueStore());
+  const [{ store, started }] = useState(() => startStore(organization.id, options));
   const slotDevices = useStable(options.slotDevices, sameRecord);
   const deviceLabels = useStable(options.deviceLabels ?? {}, sameRecord);
   const latest = useRef({ token, navigate, onNavigatePage: options.onNavigatePage });
   latest.current = { token, navigate, onNavigatePage: options.onNavigatePage };
-  const deviceIds = useMemo(
-    () => [...new Set(Object.values(slotDevices).filter((id): id is string => Boolean(id)))].sort(),
-    [slotDevices],
-  );
+  const deviceIds = useMemo(() => devicesOf(slotDevices), [slotDevices]);
   const devicesKey = deviceIds.join(',');
 
   // Variables: the document's initial values (and the caller's), kept when the document changes otherwise.
@@ -111,26 +140,21 @@ export function useDashboardRuntime(options: DashboardRuntimeOptions): WidgetRun
     };
   }, [organization.id, devicesKey, store]);
 
-  // The stored latest values (with unit, type and writability) of each device.
+  // The stored latest values (with unit, type and writability) of each device: those the viewer prefetched and are
+  // there went into the store before the first render; those on their way are awaited rather than asked for again.
   // biome-ignore lint/correctness/useExhaustiveDependencies: `devicesKey` stands for deviceIds.
   useEffect(() => {
     const abort = new AbortController();
     for (const deviceId of deviceIds) {
+      if (started.stored.delete(deviceId)) continue;
+      const prefetched = started.pending.get(deviceId);
+      started.pending.delete(deviceId);
       store.setLoading(deviceId, true);
       void (async () => {
         try {
-          const latestValues = await fetchLatestValues(
-            await latest.current.token(),
-            organization.id,
-            deviceId,
-            abort.signal,
-          );
-          store.setStatus(deviceId, latestValues.status);
-          for (const value of latestValues.values) {
-            const key = deviceKey(deviceId, value.path);
-            store.setMeta(key, { unit: value.unit, type: value.type, writable: value.writable });
-            store.put(key, Date.parse(value.ts), value.value);
-          }
+          const latestValues = await (prefetched ??
+            fetchLatestValues(await latest.current.token(), organization.id, deviceId, abort.signal));
+          if (!abort.signal.aborted) storeLatestValues(store, deviceId, latestValues);
         } catch {
           // No stored values (or no right to read them): the widgets wait for live ones.
         } finally {

@@ -229,6 +229,8 @@ export class ValueStore {
   }
 
   setLoading(deviceId: string, loading: boolean): void {
+    // Unchanged: nothing to tell (each telling re-renders every widget of the device).
+    if (loading === this.loadingDevices.has(deviceId)) return;
     if (loading) this.loadingDevices.add(deviceId);
     else this.loadingDevices.delete(deviceId);
     this.touchDevice(deviceId);

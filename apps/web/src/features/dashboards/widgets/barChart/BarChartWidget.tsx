@@ -1,11 +1,11 @@
 import { Button, Group, Text } from '@mantine/core';
 import { useLayoutEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import uPlot from 'uplot';
 import { useFeatureFlag } from '../../../data-explore/use-flag.ts';
 import { useChartColors } from '../chart-theme.ts';
 import { ChartFrame, chartAxes, keepChart, useLiveChart } from '../live-chart.tsx';
 import { Placeholder } from '../Placeholder.tsx';
+import { useWidgetText } from '../use-widget-text.ts';
 import type { WidgetPropsOf } from '../widget-props.ts';
 import { bucketize, drillInto } from './buckets.ts';
 
@@ -19,11 +19,10 @@ const hasValues = (frame: Frame) => frame.columns.some((column) => column.some((
  * `barChartTimeDrill` feature a click on a bar drills into that bucket's time range; "Whole window" goes back.
  */
 export default function BarChartWidget({ widget, runtime }: WidgetPropsOf<'barChart'>) {
-  const { t, i18n } = useTranslation();
+  const { t, language } = useWidgetText();
   const colors = useChartColors();
   const drillEnabled = useFeatureFlag('barChartTimeDrill');
   const [drill, setDrill] = useState<Range | null>(null);
-  const [empty, setEmpty] = useState(true);
   const { bindings } = widget;
   const { windowSeconds, bucketSeconds } = widget.options;
 
@@ -38,6 +37,8 @@ export default function BarChartWidget({ widget, runtime }: WidgetPropsOf<'barCh
   };
   const latest = useRef(frame);
   latest.current = frame;
+  // "No values" only when there are none: the chart's values may be there before the chart is drawn.
+  const [empty, setEmpty] = useState(() => !hasValues(frame()));
   const drillRef = useRef({ enabled: drillEnabled, drill, setDrill });
   drillRef.current = { enabled: drillEnabled, drill, setDrill };
 
@@ -84,7 +85,7 @@ export default function BarChartWidget({ widget, runtime }: WidgetPropsOf<'barCh
         },
         axes: chartAxes(
           colors,
-          i18n.language,
+          language,
           long
             ? { month: 'short', day: 'numeric', hour: '2-digit' }
             : { hour: '2-digit', minute: '2-digit', second: '2-digit' },
@@ -125,10 +126,10 @@ export default function BarChartWidget({ widget, runtime }: WidgetPropsOf<'barCh
     );
     setEmpty(!hasValues(current));
     return keepChart(plot, chart);
-  }, [measured, bindings, labels, colors, windowSeconds, bucketSeconds, drill, i18n.language]);
+  }, [measured, bindings, labels, colors, windowSeconds, bucketSeconds, drill, language]);
 
   if (bindings.length === 0) return <Placeholder message={t('dashboardWidgets.unbound')} />;
-  const rangeFormat = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeStyle: 'medium' });
+  const rangeFormat = new Intl.DateTimeFormat(language, { dateStyle: 'short', timeStyle: 'medium' });
   return (
     <ChartFrame chart={live} colors={colors} empty={empty} testId="bar-chart">
       {drill && (

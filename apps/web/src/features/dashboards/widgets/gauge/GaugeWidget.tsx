@@ -1,8 +1,8 @@
-import { Center } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { formatValue, numeric, withUnit } from '../format.ts';
 import { Placeholder } from '../Placeholder.tsx';
 import { useBindingValue } from '../use-binding.ts';
+import { useWidgetText } from '../use-widget-text.ts';
+import classes from '../widget-frame.module.css';
 import type { WidgetPropsOf } from '../widget-props.ts';
 import { arcPath, GAUGE_START, GAUGE_SWEEP, gaugeFraction } from './geometry.ts';
 
@@ -11,7 +11,7 @@ const RADIUS = 40;
 
 /** A value on a 240° arc between the widget's min and max (SVG in the theme's colours). */
 export function GaugeWidget({ widget, runtime }: WidgetPropsOf<'gauge'>) {
-  const { t, i18n } = useTranslation();
+  const { t, language } = useWidgetText();
   const value = useBindingValue(runtime, widget.binding);
   if (!widget.binding) return <Placeholder message={t('dashboardWidgets.unbound')} />;
   if (!value) {
@@ -24,14 +24,14 @@ export function GaugeWidget({ widget, runtime }: WidgetPropsOf<'gauge'>) {
   const unit = widget.options.unit ?? runtime.metaOf?.(widget.binding)?.unit;
   const fraction = gaugeFraction(numeric(value.value), min, max);
   const end = GAUGE_START + GAUGE_SWEEP;
-  const shown = withUnit(formatValue(t, i18n.language, value.value, decimals), unit);
+  const shown = withUnit(formatValue(t, language, value.value, decimals), unit);
   const label = t('dashboardWidgets.gauge.label', {
     value: shown,
-    min: formatValue(t, i18n.language, min),
-    max: formatValue(t, i18n.language, max),
+    min: formatValue(t, language, min),
+    max: formatValue(t, language, max),
   });
   return (
-    <Center h="100%">
+    <div className={classes.center}>
       <svg
         viewBox={`0 0 ${SIZE} ${SIZE * 0.85}`}
         role="img"
@@ -66,12 +66,12 @@ export function GaugeWidget({ widget, runtime }: WidgetPropsOf<'gauge'>) {
           {shown}
         </text>
         <text x={22} y={82} textAnchor="middle" fontSize={7} fill="var(--mantine-color-dimmed)">
-          {formatValue(t, i18n.language, min)}
+          {formatValue(t, language, min)}
         </text>
         <text x={78} y={82} textAnchor="middle" fontSize={7} fill="var(--mantine-color-dimmed)">
-          {formatValue(t, i18n.language, max)}
+          {formatValue(t, language, max)}
         </text>
       </svg>
-    </Center>
+    </div>
   );
 }

@@ -1,10 +1,10 @@
 import { useLayoutEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import uPlot from 'uplot';
 import { type AlignedColumns, alignSeries, hasPoints } from '../chart-data.ts';
 import { useChartColors } from '../chart-theme.ts';
 import { ChartFrame, chartAxes, keepChart, useLiveChart } from '../live-chart.tsx';
 import { Placeholder } from '../Placeholder.tsx';
+import { useWidgetText } from '../use-widget-text.ts';
 import type { WidgetPropsOf } from '../widget-props.ts';
 
 /** The window slides even when no value arrives. */
@@ -15,9 +15,8 @@ const SLIDE_MS = 5000;
  * (uPlot's setData, without re-rendering React). Colours follow the theme and the dark mode.
  */
 export default function LineChartWidget({ widget, runtime }: WidgetPropsOf<'lineChart'>) {
-  const { t, i18n } = useTranslation();
+  const { t, language } = useWidgetText();
   const colors = useChartColors();
-  const [empty, setEmpty] = useState(true);
   const { bindings } = widget;
   const windowSeconds = widget.options.windowSeconds;
 
@@ -28,6 +27,8 @@ export default function LineChartWidget({ widget, runtime }: WidgetPropsOf<'line
   };
   const latest = useRef(current);
   latest.current = current;
+  // "No values" only when there are none: the chart's values may be there before the chart is drawn.
+  const [empty, setEmpty] = useState(() => !hasPoints(current().columns));
 
   const redraw = (chart: uPlot | null) => {
     const { columns, from, to } = latest.current();
@@ -56,7 +57,7 @@ export default function LineChartWidget({ widget, runtime }: WidgetPropsOf<'line
         scales: { x: { time: true, min: from, max: to } },
         axes: chartAxes(
           colors,
-          i18n.language,
+          language,
           { hour: '2-digit', minute: '2-digit', second: '2-digit' },
           { timeGrid: true },
         ),
@@ -78,7 +79,7 @@ export default function LineChartWidget({ widget, runtime }: WidgetPropsOf<'line
     );
     setEmpty(!hasPoints(columns));
     return keepChart(plot, chart);
-  }, [measured, bindings, labels, colors, windowSeconds, i18n.language]);
+  }, [measured, bindings, labels, colors, windowSeconds, language]);
 
   if (bindings.length === 0) return <Placeholder message={t('dashboardWidgets.unbound')} />;
   return <ChartFrame chart={live} colors={colors} empty={empty} testId="line-chart" />;
