@@ -336,6 +336,8 @@ test('writes a set-point and a switch after confirmation; the device receives th
   await dialog.getByRole('button', { name: 'Write' }).click();
   expect(JSON.parse((await received).stdout)).toMatchObject({ path: '/oven/setpoint', value: 42 });
   await expect(page.getByText('Value for /oven/setpoint sent to the device.')).toBeVisible();
+  // The closing dialog's overlay would take the next click.
+  await expect(page.getByRole('dialog')).toHaveCount(0);
 
   // Cancelling sends nothing; confirming the switch sends true.
   const heating = widget(page, 'heating').getByTestId('widget-switch');
