@@ -299,6 +299,22 @@ test('a new dashboard asks for its name on the first save and continues under it
   await page.getByTestId('editor-undo').click();
   await expect.poll(async () => (await moved.boundingBox())?.y ?? 0).toBeCloseTo(before.y, -1);
 
+  // Resize it by its corner handle: one step as well.
+  const movedId = (await moved.getAttribute('data-testid')) ?? '';
+  const handle = page
+    .locator('.react-grid-item', { has: page.getByTestId(movedId) })
+    .locator('.react-resizable-handle');
+  const corner = await handle.boundingBox();
+  if (!corner) throw new Error('the widget has no resize handle');
+  await page.mouse.move(corner.x + corner.width / 2, corner.y + corner.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(corner.x + 80, corner.y + 40, { steps: 8 });
+  await page.mouse.move(corner.x + 160, corner.y + 80, { steps: 8 });
+  await page.mouse.up();
+  await expect.poll(async () => (await moved.boundingBox())?.width ?? 0).toBeGreaterThan(before.width + 100);
+  await page.getByTestId('editor-undo').click();
+  await expect.poll(async () => (await moved.boundingBox())?.width ?? 0).toBeCloseTo(before.width, -1);
+
   // Group both, the group shows them inside; ungroup again.
   await canvasWidgets(page).nth(0).click();
   await moved.click({ modifiers: ['Shift'] });

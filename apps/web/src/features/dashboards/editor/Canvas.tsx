@@ -1,5 +1,5 @@
 import 'react-grid-layout/css/styles.css';
-import { GRID_COLUMNS, GRID_ROW_HEIGHT, type Layout, type Widget } from '@edgeport/dashboard-schema';
+import type { Layout, Widget } from '@edgeport/dashboard-schema';
 import { Badge, Text } from '@mantine/core';
 import {
   type KeyboardEvent,
@@ -10,22 +10,15 @@ import {
   useMemo,
   useRef,
 } from 'react';
-import GridLayout, {
-  type EventCallback,
-  type GridLayoutProps,
-  noCompactor,
-  useContainerWidth,
-} from 'react-grid-layout';
+import { type LayoutItem, useContainerWidth } from 'react-grid-layout';
 import { useTranslation } from 'react-i18next';
 import { widgetLabelKey } from '../widgets/palette.ts';
 import type { WidgetRuntime } from '../widgets/types.ts';
 import { WidgetView } from '../widgets/WidgetView.tsx';
 import { clampLayout, clickSelection, gridLayoutOf, movedLayouts, widgetsIn } from './canvas-layout.ts';
+import { EditorGrid, gridHeight } from './EditorGrid.tsx';
 import classes from './editor.module.css';
 import { useStableCallback } from './use-stable-callback.ts';
-
-/** Space between widgets and around the grid, in pixels (the viewer uses the same). */
-export const GRID_MARGIN: [number, number] = [8, 8];
 
 type Props = {
   /** Every widget of the open page (groups' children included). */
@@ -43,7 +36,7 @@ type Props = {
 };
 
 /**
- * The open page on a react-grid-layout grid of GRID_COLUMNS columns: drag and resize (one history step per gesture),
+ * The open page on the editor grid (GRID_COLUMNS columns, react-grid-layout items): drag and resize (one history step per gesture),
  * click to select (Ctrl, Cmd or Shift toggles), click on the empty canvas to select the page. A group shows its
  * children on a grid of its own. Every widget shows its live value through the runtime (edit mode: no actions).
  * Memoized (give it handlers that keep their identity).
@@ -74,21 +67,6 @@ const CANVAS_STYLE = { minHeight: '100%' };
 
 type GridProps = Omit<Props, 'onSelectPage'> & { items: readonly Widget[]; width: number };
 
-/** The height react-grid-layout gives a grid of `rows` rows. */
-function gridHeight(rows: number): number {
-  return rows * GRID_ROW_HEIGHT + Math.max(0, rows - 1) * GRID_MARGIN[1] + 2 * GRID_MARGIN[1];
-}
-
-// Constant configuration: react-grid-layout's items compare their props, so nothing here may change between renders.
-const GRID_CONFIG: GridLayoutProps['gridConfig'] = {
-  cols: GRID_COLUMNS,
-  rowHeight: GRID_ROW_HEIGHT,
-  margin: GRID_MARGIN,
-  containerPadding: GRID_MARGIN,
-};
-const DRAG_CONFIG: GridLayoutProps['dragConfig'] = { enabled: true, cancel: `.${classes.groupBody}` };
-const RESIZE_CONFIG: GridLayoutProps['resizeConfig'] = { enabled: true, handles: ['se'] };
-
 /** The item's frame (react-grid-layout positions it and adds the resize handle); its clicks stay here. */
 const stopClick = (event: MouseEvent) => event.stopPropagation();
 
@@ -111,7 +89,7 @@ function WidgetGrid({ items, width, widgets, selection, runtime, onSelect, onMov
   tallest.current = holdHeight ? Math.max(tallest.current, rows) : 0;
   const style = holdHeight ? { minHeight: gridHeight(tallest.current) } : undefined;
   const dragged = useRef(false);
-  const stop: EventCallback = useStableCallback((next) => {
+  const stop = useStableCallback((next: readonly LayoutItem[]) => {
     const moved = movedLayouts(items, next);
     if (moved.length > 0) onMove(moved);
     // The click that ends a drag must not change the selection.
@@ -171,21 +149,16 @@ function WidgetGrid({ items, width, widgets, selection, runtime, onSelect, onMov
     for (const id of cache.current.keys()) if (!shown.has(id)) cache.current.delete(id);
   }
   return (
-    <GridLayout
+    <EditorGrid
       width={width}
       layout={layout}
-      gridConfig={GRID_CONFIG}
-      compactor={noCompactor}
-      dragConfig={DRAG_CONFIG}
-      resizeConfig={RESIZE_CONFIG}
-      onDragStart={start}
-      onDragStop={stop}
-      onResizeStart={start}
-      onResizeStop={stop}
+      cancel={`.${classes.groupBody}`}
       style={style}
+      onGestureStart={start}
+      onGestureStop={stop}
     >
       {children}
-    </GridLayout>
+    </EditorGrid>
   );
 }
 
