@@ -11,6 +11,7 @@ import {
   useRef,
 } from 'react';
 import { type LayoutItem, useContainerWidth } from 'react-grid-layout';
+import { bottom } from 'react-grid-layout/core';
 import { useTranslation } from 'react-i18next';
 import { widgetLabelKey } from '../widgets/palette.ts';
 import type { WidgetRuntime } from '../widgets/types.ts';
@@ -36,8 +37,8 @@ type Props = {
 };
 
 /**
- * The open page on the editor grid (GRID_COLUMNS columns, react-grid-layout items): drag and resize (one history step per gesture),
- * click to select (Ctrl, Cmd or Shift toggles), click on the empty canvas to select the page. A group shows its
+ * The open page on the editor grid (GRID_COLUMNS columns, react-grid-layout items): drag and resize (one history
+ * step per gesture), click to select (Ctrl, Cmd or Shift toggles), click on the empty canvas to select the page. A group shows its
  * children on a grid of its own. Every widget shows its live value through the runtime (edit mode: no actions).
  * Memoized (give it handlers that keep their identity).
  */
@@ -84,7 +85,7 @@ type CachedItem = {
 
 function WidgetGrid({ items, width, widgets, selection, runtime, onSelect, onMove, holdHeight }: GridProps) {
   const layout = useMemo(() => gridLayoutOf(items), [items]);
-  const rows = useMemo(() => Math.max(0, ...layout.map((item) => item.y + item.h)), [layout]);
+  const rows = useMemo(() => bottom(layout), [layout]);
   const tallest = useRef(0);
   tallest.current = holdHeight ? Math.max(tallest.current, rows) : 0;
   const style = holdHeight ? { minHeight: gridHeight(tallest.current) } : undefined;
