@@ -251,6 +251,18 @@ test.describe('dashboard viewer', () => {
     await expect(page.getByTestId('dashboard-error')).toContainText(
       'Version 7 dieses Dashboards existiert nicht',
     );
+
+    // In the editor a chart is a picture of its canvas (no compositor layer per chart), taken again at each redraw.
+    await page.goto(`${tenant.origin}/#/dashboards/${id}/edit`);
+    const editorChart = page.getByTestId('canvas-widget-trend').getByTestId('line-chart');
+    const picture = editorChart.locator('img[data-chart-image]');
+    await expect
+      .poll(() => picture.evaluate((image) => (image as { naturalWidth?: number }).naturalWidth))
+      .toBeGreaterThan(0);
+    await expect(editorChart.locator('canvas')).toBeHidden();
+    const firstPicture = await picture.getAttribute('src');
+    await mosquittoPub(device(tenant, 'Press 1'), { line_speed: 5 });
+    await expect(picture).not.toHaveAttribute('src', firstPicture ?? '');
     expect(errors.filter((error) => !error.includes('status of 404'))).toEqual([]);
   });
 });

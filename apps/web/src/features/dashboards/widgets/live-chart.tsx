@@ -4,6 +4,7 @@ import {
   type ReactNode,
   type RefCallback,
   type RefObject,
+  useCallback,
   useEffect,
   useMemo,
   useRef,
@@ -11,6 +12,7 @@ import {
 } from 'react';
 import type uPlot from 'uplot';
 import { ChartLegend } from './ChartLegend.tsx';
+import { chartImagePlugin } from './chart-image.ts';
 import type { ChartColors } from './chart-theme.ts';
 import { bindingLabel } from './format.ts';
 import { Placeholder } from './Placeholder.tsx';
@@ -133,6 +135,8 @@ export type LiveChart = {
   height: number;
   /** The box is near the viewport and has a size: the chart can be created. */
   measured: boolean;
+  /** uPlot plugins for a new chart: in the editor, it is shown as a picture (see chartImagePlugin). */
+  plugins: () => uPlot.Plugin[];
 };
 
 /**
@@ -168,7 +172,19 @@ export function useLiveChart(
     return () => clearInterval(timer);
   }, [slideMs]);
 
-  return { labels, sizeRef: ref, host, plot, width, height, measured: near && width > 0 && height > 0 };
+  const edit = runtime.mode === 'edit';
+  const plugins = useCallback(() => (edit ? [chartImagePlugin(classes.chartImage ?? '')] : []), [edit]);
+
+  return {
+    labels,
+    sizeRef: ref,
+    host,
+    plot,
+    width,
+    height,
+    measured: near && width > 0 && height > 0,
+    plugins,
+  };
 }
 
 /** Makes `chart` the widget's plot; the answer (the layout effect's cleanup) destroys it. */

@@ -63,7 +63,7 @@ export default function BarChartWidget({ widget, runtime }: WidgetPropsOf<'barCh
     redraw,
     Math.max(1000, Math.min(bucketSeconds * 1000, 10_000)),
   );
-  const { labels, host, plot, width, height, measured } = live;
+  const { labels, host, plot, width, height, measured, plugins } = live;
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: created again only when structure, size class, colours or the drill change.
   useLayoutEffect(() => {
@@ -78,6 +78,7 @@ export default function BarChartWidget({ widget, runtime }: WidgetPropsOf<'barCh
         height,
         ms: 1,
         legend: { show: false },
+        plugins: plugins(),
         cursor: { drag: { x: false, y: false }, points: { show: false } },
         scales: {
           x: { time: true, min: current.range.from, max: current.range.to },

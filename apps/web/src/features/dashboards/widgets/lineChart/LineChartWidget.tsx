@@ -40,7 +40,7 @@ export default function LineChartWidget({ widget, runtime }: WidgetPropsOf<'line
     });
   };
   const live = useLiveChart(runtime, bindings, redraw, SLIDE_MS);
-  const { labels, host, plot, width, height, measured } = live;
+  const { labels, host, plot, width, height, measured, plugins } = live;
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: created again only when structure, size class or colours change.
   useLayoutEffect(() => {
@@ -53,6 +53,7 @@ export default function LineChartWidget({ widget, runtime }: WidgetPropsOf<'line
         height,
         ms: 1,
         legend: { show: false },
+        plugins: plugins(),
         cursor: { drag: { x: false, y: false } },
         scales: { x: { time: true, min: from, max: to } },
         axes: chartAxes(
