@@ -275,7 +275,17 @@ async function undoRedo(page: Page, live: string, slot: string) {
       return { committed: probe.steps.splice(0), frames: probe.frames.splice(0) };
     });
   // Each run starts on a collected heap: the set-up's garbage (1,000 edits, this script's polling in the page) is not
-  // the steps' own work.
+  // the steps' own work. Nor is the collection's own follow-up (sweeping tasks): the first key waits for an idle period
+  // (one run's first step once waited 20 ms behind it).
+  const settled = () =>
+    page.evaluate(
+      () =>
+        new Promise((resolve) =>
+          (globalThis as unknown as { requestIdleCallback(callback: () => void): void }).requestIdleCallback(
+            () => resolve(null),
+          ),
+        ),
+    );
   const cdp = await page.context().newCDPSession(page);
   const all = {
     undo: { committed: [] as number[], frames: [] as number[], met: 0 },
@@ -288,6 +298,7 @@ async function undoRedo(page: Page, live: string, slot: string) {
       ['redo', 'Control+Shift+z'],
     ] as const) {
       await cdp.send('HeapProfiler.collectGarbage');
+      await settled();
       for (let step = 0; step < UNDO_STEPS; step++) await page.keyboard.press(key);
       const { committed, frames } = await steps();
       // Every step changed the canvas; undoing everything and redoing everything both end on 50 widgets.
