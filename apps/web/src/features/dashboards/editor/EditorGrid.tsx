@@ -48,6 +48,19 @@ const ITEM_CONFIG = {
 } as const;
 const RESIZE_HANDLES: ['se'] = ['se'];
 
+/** An item's element as last built, and what it was built from. */
+type KeptItem = {
+  place: LayoutItem;
+  child: ReactElement;
+  width: number;
+  cancel?: string;
+  element: ReactElement;
+};
+
+function samePlace(a: LayoutItem, b: LayoutItem): boolean {
+  return a.x === b.x && a.y === b.y && a.w === b.w && a.h === b.h;
+}
+
 /**
  * The editor's grid: a react-grid-layout `GridItem` (drag, resize, position) for each child, placed straight from
  * `layout` in the same render. (react-grid-layout's own `GridLayout` copies the layout into its state in an effect,
@@ -105,32 +118,53 @@ export function EditorGrid({ width, layout, children, cancel, style, onGestureSt
   );
 
   const places = new Map(shown.map((place) => [place.i, place]));
-  const item = (place: LayoutItem, child: ReactElement) => (
-    <GridItem
-      key={place.i}
-      {...ITEM_CONFIG}
-      containerWidth={width}
-      isDraggable
-      isResizable
-      cancel={cancel}
-      resizeHandles={RESIZE_HANDLES}
-      x={place.x}
-      y={place.y}
-      w={place.w}
-      h={place.h}
-      i={place.i}
-      layoutItem={place}
-      layout={shown}
-      onDragStart={onDragStart}
-      onDrag={onDrag}
-      onDragStop={onDragStop}
-      onResizeStart={onResizeStart}
-      onResize={onResize}
-      onResizeStop={onResizeStop}
-    >
-      {child}
-    </GridItem>
-  );
+  // Each item's element is kept while its place, width, cancel selector and child are the same: react-grid-layout's
+  // GridItem compares just these (not `layout`), so an undo step that adds or removes one widget builds one item, not
+  // fifty.
+  const kept = useRef(new Map<string, KeptItem>());
+  const item = (place: LayoutItem, child: ReactElement) => {
+    const old = kept.current.get(place.i);
+    if (
+      old &&
+      old.child === child &&
+      old.width === width &&
+      old.cancel === cancel &&
+      samePlace(old.place, place)
+    ) {
+      return old.element;
+    }
+    const element = (
+      <GridItem
+        key={place.i}
+        {...ITEM_CONFIG}
+        containerWidth={width}
+        isDraggable
+        isResizable
+        cancel={cancel}
+        resizeHandles={RESIZE_HANDLES}
+        x={place.x}
+        y={place.y}
+        w={place.w}
+        h={place.h}
+        i={place.i}
+        layoutItem={place}
+        layout={shown}
+        onDragStart={onDragStart}
+        onDrag={onDrag}
+        onDragStop={onDragStop}
+        onResizeStart={onResizeStart}
+        onResize={onResize}
+        onResizeStop={onResizeStop}
+      >
+        {child}
+      </GridItem>
+    );
+    kept.current.set(place.i, { place, child, width, cancel, element });
+    return element;
+  };
+  if (kept.current.size > places.size) {
+    for (const id of kept.current.keys()) if (!places.has(id)) kept.current.delete(id);
+  }
   return (
     <div className="react-grid-layout" style={{ height: gridHeight(bottom(shown)), ...style }}>
       {children.map((child) => {
