@@ -1,15 +1,7 @@
 import 'react-grid-layout/css/styles.css';
 import type { Layout, Widget } from '@edgeport/dashboard-schema';
 import { Badge, Text } from '@mantine/core';
-import {
-  type KeyboardEvent,
-  type MouseEvent,
-  memo,
-  type ReactElement,
-  useCallback,
-  useMemo,
-  useRef,
-} from 'react';
+import { type KeyboardEvent, type MouseEvent, memo, useCallback, useMemo, useRef } from 'react';
 import { type LayoutItem, useContainerWidth } from 'react-grid-layout';
 import { bottom } from 'react-grid-layout/core';
 import { useTranslation } from 'react-i18next';
@@ -19,6 +11,7 @@ import { WidgetView } from '../widgets/WidgetView.tsx';
 import { clampLayout, clickSelection, gridLayoutOf, movedLayouts, widgetsIn } from './canvas-layout.ts';
 import { EditorGrid, gridHeight } from './EditorGrid.tsx';
 import classes from './editor.module.css';
+import { useKeptElements } from './use-kept-elements.ts';
 import { useStableCallback } from './use-stable-callback.ts';
 
 type Props = {
@@ -71,18 +64,6 @@ type GridProps = Omit<Props, 'onSelectPage'> & { items: readonly Widget[]; width
 /** The item's frame (react-grid-layout positions it and adds the resize handle); its clicks stay here. */
 const stopClick = (event: MouseEvent) => event.stopPropagation();
 
-type CachedItem = {
-  widget: Widget;
-  selected: boolean;
-  runtime: WidgetRuntime;
-  onSelect: Props['onSelect'];
-  onMove: Props['onMove'];
-  /** Only for groups, whose frame draws their children. */
-  widgets?: readonly Widget[];
-  selection?: readonly string[];
-  element: ReactElement;
-};
-
 function WidgetGrid({ items, width, widgets, selection, runtime, onSelect, onMove, holdHeight }: GridProps) {
   const layout = useMemo(() => gridLayoutOf(items), [items]);
   const rows = useMemo(() => bottom(layout), [layout]);
@@ -103,23 +84,13 @@ function WidgetGrid({ items, width, widgets, selection, runtime, onSelect, onMov
   }, []);
   // Each widget's grid child is the same element as long as its widget and selection are the same: react-grid-layout
   // then skips the items an undo step did not touch (an undo adds or removes one widget of fifty).
-  const cache = useRef(new Map<string, CachedItem>());
+  const kept = useKeptElements();
   const children = items.map((widget) => {
     const selected = selection.includes(widget.id);
     const group = widget.type === 'group';
-    const kept = cache.current.get(widget.id);
-    if (
-      kept &&
-      kept.widget === widget &&
-      kept.selected === selected &&
-      kept.runtime === runtime &&
-      kept.onSelect === onSelect &&
-      kept.onMove === onMove &&
-      (!group || (kept.widgets === widgets && kept.selection === selection))
-    ) {
-      return kept.element;
-    }
-    const element = (
+    // A group's frame draws its children: it follows the page's widgets and selection too.
+    const inputs = [widget, selected, runtime, onSelect, onMove, group && widgets, group && selection];
+    return kept.keep(widget.id, inputs, () => (
       // biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/noStaticElementInteractions: only stops the click
       <div key={widget.id} onClick={stopClick}>
         <CanvasItem
@@ -133,22 +104,9 @@ function WidgetGrid({ items, width, widgets, selection, runtime, onSelect, onMov
           selection={group ? selection : undefined}
         />
       </div>
-    );
-    cache.current.set(widget.id, {
-      widget,
-      selected,
-      runtime,
-      onSelect,
-      onMove,
-      ...(group && { widgets, selection }),
-      element,
-    });
-    return element;
+    ));
   });
-  if (cache.current.size > items.length) {
-    const shown = new Set(items.map((widget) => widget.id));
-    for (const id of cache.current.keys()) if (!shown.has(id)) cache.current.delete(id);
-  }
+  kept.prune(items.length, (id) => items.some((widget) => widget.id === id));
   return (
     <EditorGrid
       width={width}

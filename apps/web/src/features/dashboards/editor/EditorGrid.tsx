@@ -8,6 +8,7 @@ import {
   type LayoutItem,
 } from 'react-grid-layout';
 import { bottom, cloneLayout, moveElement } from 'react-grid-layout/core';
+import { useKeptElements } from './use-kept-elements.ts';
 import { useStableCallback } from './use-stable-callback.ts';
 
 /** Space between widgets and around the grid, in pixels (the viewer uses the same). */
@@ -47,19 +48,6 @@ const ITEM_CONFIG = {
   dragThreshold: 3,
 } as const;
 const RESIZE_HANDLES: ['se'] = ['se'];
-
-/** An item's element as last built, and what it was built from. */
-type KeptItem = {
-  place: LayoutItem;
-  child: ReactElement;
-  width: number;
-  cancel?: string;
-  element: ReactElement;
-};
-
-function samePlace(a: LayoutItem, b: LayoutItem): boolean {
-  return a.x === b.x && a.y === b.y && a.w === b.w && a.h === b.h;
-}
 
 /**
  * The editor's grid: a react-grid-layout `GridItem` (drag, resize, position) for each child, placed straight from
@@ -119,21 +107,10 @@ export function EditorGrid({ width, layout, children, cancel, style, onGestureSt
 
   const places = new Map(shown.map((place) => [place.i, place]));
   // Each item's element is kept while its place, width, cancel selector and child are the same: react-grid-layout's
-  // GridItem compares just these (not `layout`), so an undo step that adds or removes one widget builds one item, not
-  // fifty.
-  const kept = useRef(new Map<string, KeptItem>());
-  const item = (place: LayoutItem, child: ReactElement) => {
-    const old = kept.current.get(place.i);
-    if (
-      old &&
-      old.child === child &&
-      old.width === width &&
-      old.cancel === cancel &&
-      samePlace(old.place, place)
-    ) {
-      return old.element;
-    }
-    const element = (
+  // GridItem compares just these (not `layout`).
+  const kept = useKeptElements();
+  const item = (place: LayoutItem, child: ReactElement) =>
+    kept.keep(place.i, [place.x, place.y, place.w, place.h, width, cancel, child], () => (
       <GridItem
         key={place.i}
         {...ITEM_CONFIG}
@@ -158,13 +135,8 @@ export function EditorGrid({ width, layout, children, cancel, style, onGestureSt
       >
         {child}
       </GridItem>
-    );
-    kept.current.set(place.i, { place, child, width, cancel, element });
-    return element;
-  };
-  if (kept.current.size > places.size) {
-    for (const id of kept.current.keys()) if (!places.has(id)) kept.current.delete(id);
-  }
+    ));
+  kept.prune(places.size, (id) => places.has(id));
   return (
     <div className="react-grid-layout" style={{ height: gridHeight(bottom(shown)), ...style }}>
       {children.map((child) => {
