@@ -208,6 +208,24 @@ test('a designer builds a dashboard, copies three widgets into another one, undo
   await expect(canvasWidgets(page)).toHaveCount(4);
   await expect(page.getByTestId('editor-redo')).toBeDisabled();
 
+  // The other keys: Ctrl+A selects every widget, Backspace deletes, Ctrl+Y redoes, Ctrl+X cuts (each undone).
+  const selected = canvasWidgets(page).and(page.locator('[data-selected="true"]'));
+  await page.keyboard.press('Control+a');
+  await expect(selected).toHaveCount(4);
+  await page.keyboard.press('Backspace');
+  await expect(canvasWidgets(page)).toHaveCount(0);
+  await page.keyboard.press('Control+z');
+  await expect(canvasWidgets(page)).toHaveCount(4);
+  await page.keyboard.press('Control+y');
+  await expect(canvasWidgets(page)).toHaveCount(0);
+  await page.keyboard.press('Control+z');
+  await expect(selected).toHaveCount(4);
+  await page.keyboard.press('Control+x');
+  await expect(page.getByText('4 widgets cut.')).toBeVisible();
+  await expect(canvasWidgets(page)).toHaveCount(0);
+  await page.keyboard.press('Control+z');
+  await expect(canvasWidgets(page)).toHaveCount(4);
+
   // The slot came along with the pasted binding.
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('slot-name-0')).toHaveValue('press');

@@ -4,10 +4,16 @@ import { experimentalModalOpen, switchAllExperimentalFeatures } from './experime
 
 const ANYWHERE = { preventDefault: true, enableOnFormTags: true, enableOnContentEditable: true } as const;
 
+/** Each shortcut as react-hotkeys-hook names the matched key; one hook, so one listener parses every key once. */
+const ACTIONS: Readonly<Record<string, () => void>> = {
+  'ctrl+alt+shift+e': () => switchAllExperimentalFeatures(true),
+  'ctrl+alt+shift+d': () => switchAllExperimentalFeatures(false),
+  'ctrl+alt+shift+s': () => experimentalModalOpen.set(true),
+};
+const KEYS = Object.keys(ACTIONS).join(',');
+
 /** Spec 2: anywhere in the portal, Ctrl+Alt+Shift+E enables all experimental features, D disables all, S selects. */
 export function ExperimentalShortcuts() {
-  useHotkeys('ctrl+alt+shift+e', () => switchAllExperimentalFeatures(true), ANYWHERE);
-  useHotkeys('ctrl+alt+shift+d', () => switchAllExperimentalFeatures(false), ANYWHERE);
-  useHotkeys('ctrl+alt+shift+s', () => experimentalModalOpen.set(true), ANYWHERE);
+  useHotkeys(KEYS, (_, hotkey) => ACTIONS[hotkey.hotkey]?.(), ANYWHERE);
   return <ExperimentalFeaturesModal />;
 }

@@ -60,31 +60,17 @@ export function useEditorShortcuts(
     preventDefault: false,
     ignoreEventWhen: (event) => isInDialog(event.target),
   };
-  const handled = (action: () => void) => (event: KeyboardEvent) => {
-    event.preventDefault();
-    action();
-  };
-
-  // Copy, cut and paste keep the key's default so that the browser fires its clipboard event (see shortcuts.ts).
-  useHotkeys('mod+c', () => controller.copy(), keys, [controller]);
-  useHotkeys('mod+x', () => controller.cut(), keys, [controller]);
-  useHotkeys('mod+v', () => void controller.paste(), keys, [controller]);
-  useHotkeys('delete,backspace', handled(controller.deleteSelection), keys, [controller]);
+  // One listener for every shortcut: react-hotkeys-hook runs each hook's listener on every key, so seven hooks cost
+  // seven times the parsing per key (an undo step is a key).
   useHotkeys(
-    'mod+z',
-    handled(() => latest.current.commands.undo()),
-    keys,
-    [controller],
-  );
-  useHotkeys(
-    'mod+shift+z,mod+y',
-    handled(() => latest.current.commands.redo()),
-    keys,
-    [controller],
-  );
-  useHotkeys(
-    'mod+a',
-    handled(() => latest.current.commands.selectAll()),
+    EDITOR_KEYS,
+    (event, hotkey) => {
+      const action = EDITOR_ACTIONS[hotkey.hotkey];
+      if (!action) return;
+      // Copy, cut and paste keep the key's default so that the browser fires its clipboard event (see shortcuts.ts).
+      if (action.keepsDefault !== true) event.preventDefault();
+      action.run(controller, latest.current.commands);
+    },
     keys,
     [controller],
   );
@@ -113,3 +99,23 @@ export function useEditorShortcuts(
     [controller],
   );
 }
+
+type ShortcutController = ReturnType<typeof createShortcutController>;
+type EditorAction = {
+  run(controller: ShortcutController, commands: EditorCommands): void;
+  keepsDefault?: true;
+};
+
+/** Each shortcut as react-hotkeys-hook names the matched key (lower case, trimmed). */
+const EDITOR_ACTIONS: Readonly<Record<string, EditorAction>> = {
+  'mod+c': { run: (controller) => controller.copy(), keepsDefault: true },
+  'mod+x': { run: (controller) => controller.cut(), keepsDefault: true },
+  'mod+v': { run: (controller) => void controller.paste(), keepsDefault: true },
+  delete: { run: (controller) => controller.deleteSelection() },
+  backspace: { run: (controller) => controller.deleteSelection() },
+  'mod+z': { run: (_, commands) => commands.undo() },
+  'mod+shift+z': { run: (_, commands) => commands.redo() },
+  'mod+y': { run: (_, commands) => commands.redo() },
+  'mod+a': { run: (_, commands) => commands.selectAll() },
+};
+const EDITOR_KEYS = Object.keys(EDITOR_ACTIONS).join(',');
