@@ -344,6 +344,14 @@ test('a new dashboard asks for its name on the first save and continues under it
   await page.getByTestId('editor-ungroup').click();
   await expect(canvasWidgets(page)).toHaveCount(2);
   await expect(group).toHaveCount(0);
+  // Ctrl+G groups too (undone with Ctrl+Z).
+  await canvasWidgets(page).nth(0).click();
+  await moved.click({ modifiers: ['Shift'] });
+  await page.keyboard.press('Control+g');
+  await expect(group).toHaveCount(1);
+  await page.keyboard.press('Control+z');
+  await expect(group).toHaveCount(0);
+  await expect(canvasWidgets(page)).toHaveCount(2);
 
   await page.getByTestId('editor-save').click();
   await page.getByTestId('save-name-submit').click();

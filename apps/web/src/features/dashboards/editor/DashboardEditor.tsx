@@ -174,16 +174,14 @@ export function DashboardEditor({ session, initialDocument }: Props) {
     }
   };
 
-  const hotkeys = {
-    preventDefault: true,
-    enableOnFormTags: true,
-    ignoreEventWhen: (event: KeyboardEvent) => isInDialog(event.target),
-  };
   const latestSave = useRef(save);
   latestSave.current = save;
-  useHotkeys('mod+s', () => void latestSave.current(), hotkeys);
-  useHotkeys('mod+g', () => commands.groupSelection(), { ...hotkeys, enableOnFormTags: false });
-  useHotkeys('escape', () => commands.select([], 'replace'), { ...hotkeys, enableOnFormTags: false });
+  // Also while typing in a field (the other shortcuts are not): the field's edit is saved too.
+  useHotkeys('mod+s', () => void latestSave.current(), {
+    preventDefault: true,
+    enableOnFormTags: true,
+    ignoreEventWhen: (event) => isInDialog(event.target),
+  });
 
   // The handlers below keep their identity: the memoized toolbar, panels and canvas render again only when what they
   // show changed (an undo step repaints the canvas and a few toolbar buttons, not the whole editor).

@@ -33,6 +33,8 @@ export type EditorClipboardActions = {
  * | Mod+Z | undo |
  * | Mod+Shift+Z, Mod+Y | redo |
  * | Mod+A | select every widget of the open page |
+ * | Mod+G | group the selected widgets |
+ * | Escape | select the page |
  *
  * Mod is Cmd on macOS, Ctrl elsewhere. Keys are matched by the character they type (so Ctrl+Z is Ctrl+Z on German and
  * French keyboards too). Nothing fires while typing in an input, textarea, select or contenteditable, nor inside a
@@ -60,8 +62,8 @@ export function useEditorShortcuts(
     preventDefault: false,
     ignoreEventWhen: (event) => isInDialog(event.target),
   };
-  // One listener for every shortcut: react-hotkeys-hook runs each hook's listener on every key, so seven hooks cost
-  // seven times the parsing per key (an undo step is a key).
+  // One hook for every shortcut: react-hotkeys-hook runs each hook's own listener on every key event (key mapping,
+  // form-field checks), and an undo step is a key event.
   useHotkeys(
     EDITOR_KEYS,
     (event, hotkey) => {
@@ -117,5 +119,7 @@ const EDITOR_ACTIONS: Readonly<Record<string, EditorAction>> = {
   'mod+shift+z': { run: (_, commands) => commands.redo() },
   'mod+y': { run: (_, commands) => commands.redo() },
   'mod+a': { run: (_, commands) => commands.selectAll() },
+  'mod+g': { run: (_, commands) => commands.groupSelection() },
+  escape: { run: (_, commands) => commands.select([], 'replace') },
 };
 const EDITOR_KEYS = Object.keys(EDITOR_ACTIONS).join(',');
