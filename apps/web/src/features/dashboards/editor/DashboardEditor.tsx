@@ -349,7 +349,6 @@ const ToolbarHost = memo(function ToolbarHost({ store, commands, ...props }: Too
       canUndo={flags.canUndo}
       canRedo={flags.canRedo}
       hasSelection={flags.hasSelection}
-      canGroup={flags.hasSelection}
       canUngroup={flags.canUngroup}
       onUndo={commands.undo}
       onRedo={commands.redo}

@@ -1,7 +1,8 @@
 import { Badge, Button, Group, Text, Title, Tooltip } from '@mantine/core';
-import { type ComponentPropsWithRef, createContext, memo, useContext, useMemo } from 'react';
+import { type ComponentPropsWithRef, createContext, memo, type ReactNode, useContext, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import classes from './editor.module.css';
 import { VersionsMenu } from './VersionsMenu.tsx';
 
 type Props = {
@@ -14,7 +15,6 @@ type Props = {
   canUndo: boolean;
   canRedo: boolean;
   hasSelection: boolean;
-  canGroup: boolean;
   canUngroup: boolean;
   saving: boolean;
   onUndo: () => void;
@@ -32,13 +32,14 @@ const MOD = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator
 
 /**
  * The editor's commands (spec 2 shortcuts shown in the tooltips), the save, the versions and the viewer. Whether
- * undo, redo and the selection's commands can run changes at almost every step: only those buttons render again
- * (they read it from a context); the rest is memoized (give it handlers that keep their identity).
+ * undo, redo and the selection's commands can run changes at almost every step: the commands of each such flag sit in
+ * a fieldset that reads the flag from a context and disables them natively, so a step renders only that fieldset, not
+ * the buttons or their tooltips. The rest is memoized (give it handlers that keep their identity).
  */
-export function EditorToolbar({ canUndo, canRedo, hasSelection, canGroup, ...props }: Props) {
+export function EditorToolbar({ canUndo, canRedo, hasSelection, canUngroup, ...props }: Props) {
   const flags = useMemo<Flags>(
-    () => ({ undo: canUndo, redo: canRedo, selection: hasSelection, group: canGroup }),
-    [canUndo, canRedo, hasSelection, canGroup],
+    () => ({ undo: canUndo, redo: canRedo, selection: hasSelection, ungroup: canUngroup }),
+    [canUndo, canRedo, hasSelection, canUngroup],
   );
   return (
     <FlagsContext.Provider value={flags}>
@@ -48,7 +49,7 @@ export function EditorToolbar({ canUndo, canRedo, hasSelection, canGroup, ...pro
 }
 
 const ToolbarBody = memo(function ToolbarBody(
-  props: Omit<Props, 'canUndo' | 'canRedo' | 'hasSelection' | 'canGroup'>,
+  props: Omit<Props, 'canUndo' | 'canRedo' | 'hasSelection' | 'canUngroup'>,
 ) {
   const { t } = useTranslation();
   return (
@@ -62,34 +63,36 @@ const ToolbarBody = memo(function ToolbarBody(
     >
       <ToolbarTitle name={props.name} version={props.version} dirty={props.dirty} />
       <Group gap={6} wrap="wrap">
-        <Command
-          testId="editor-undo"
-          label={t('dashboardEditor.toolbar.undo')}
-          shortcut={`${MOD}Z`}
-          onClick={props.onUndo}
-          flag="undo"
-        />
-        <Command
-          testId="editor-redo"
-          label={t('dashboardEditor.toolbar.redo')}
-          shortcut={`${MOD}Shift+Z`}
-          onClick={props.onRedo}
-          flag="redo"
-        />
-        <Command
-          testId="editor-copy"
-          label={t('dashboardEditor.toolbar.copy')}
-          shortcut={`${MOD}C`}
-          onClick={props.onCopy}
-          flag="selection"
-        />
-        <Command
-          testId="editor-cut"
-          label={t('dashboardEditor.toolbar.cut')}
-          shortcut={`${MOD}X`}
-          onClick={props.onCut}
-          flag="selection"
-        />
+        <Enabled flag="undo">
+          <Command
+            testId="editor-undo"
+            label={t('dashboardEditor.toolbar.undo')}
+            shortcut={`${MOD}Z`}
+            onClick={props.onUndo}
+          />
+        </Enabled>
+        <Enabled flag="redo">
+          <Command
+            testId="editor-redo"
+            label={t('dashboardEditor.toolbar.redo')}
+            shortcut={`${MOD}Shift+Z`}
+            onClick={props.onRedo}
+          />
+        </Enabled>
+        <Enabled flag="selection">
+          <Command
+            testId="editor-copy"
+            label={t('dashboardEditor.toolbar.copy')}
+            shortcut={`${MOD}C`}
+            onClick={props.onCopy}
+          />
+          <Command
+            testId="editor-cut"
+            label={t('dashboardEditor.toolbar.cut')}
+            shortcut={`${MOD}X`}
+            onClick={props.onCut}
+          />
+        </Enabled>
         <Command
           testId="editor-paste"
           label={t('dashboardEditor.toolbar.paste')}
@@ -102,19 +105,21 @@ const ToolbarBody = memo(function ToolbarBody(
           shortcut="Delete"
           onClick={props.onDelete}
         />
-        <Command
-          testId="editor-group"
-          label={t('dashboardEditor.toolbar.group')}
-          shortcut={`${MOD}G`}
-          onClick={props.onGroup}
-          flag="group"
-        />
-        <PlainButton
-          testId="editor-ungroup"
-          label={t('dashboardEditor.toolbar.ungroup')}
-          onClick={props.onUngroup}
-          disabled={!props.canUngroup}
-        />
+        <Enabled flag="selection">
+          <Command
+            testId="editor-group"
+            label={t('dashboardEditor.toolbar.group')}
+            shortcut={`${MOD}G`}
+            onClick={props.onGroup}
+          />
+        </Enabled>
+        <Enabled flag="ungroup">
+          <PlainButton
+            testId="editor-ungroup"
+            label={t('dashboardEditor.toolbar.ungroup')}
+            onClick={props.onUngroup}
+          />
+        </Enabled>
         <SaveButton label={t('dashboardEditor.toolbar.save')} saving={props.saving} onSave={props.onSave} />
         {props.dashboardId && <VersionsMenu dashboardId={props.dashboardId} />}
         {props.dashboardId && (
@@ -154,42 +159,43 @@ const ToolbarTitle = memo(function ToolbarTitle({
   );
 });
 
-/** Which commands can run now; the buttons read it from here so that their tooltips do not render again. */
-type Flags = { undo: boolean; redo: boolean; selection: boolean; group: boolean };
-const FlagsContext = createContext<Flags>({ undo: true, redo: true, selection: true, group: true });
+/** Which commands can run now. */
+type Flags = { undo: boolean; redo: boolean; selection: boolean; ungroup: boolean };
+const FlagsContext = createContext<Flags>({ undo: true, redo: true, selection: true, ungroup: true });
+
+/** The commands that run only while `flag` holds: a fieldset disables its buttons (and `:disabled` styles them). */
+function Enabled({ flag, children }: { flag: keyof Flags; children: ReactNode }) {
+  const flags = useContext(FlagsContext);
+  return (
+    <fieldset className={classes.commands} disabled={!flags[flag]}>
+      {children}
+    </fieldset>
+  );
+}
 
 type CommandProps = {
   testId: string;
   label: string;
   shortcut: string;
   onClick: () => void;
-  /** The flag that enables the command (none: always enabled). */
-  flag?: keyof Flags;
 };
 
-/** A command with its shortcut in a tooltip. Its props never change: whether it is enabled comes from the context. */
-const Command = memo(function Command({ testId, label, shortcut, onClick, flag }: CommandProps) {
+/** A command with its shortcut in a tooltip. */
+const Command = memo(function Command({ testId, label, shortcut, onClick }: CommandProps) {
   return (
     <Tooltip label={`${label} (${shortcut})`} withArrow openDelay={400}>
-      <CommandButton testId={testId} label={label} shortcut={shortcut} onClick={onClick} flag={flag} />
+      <ToolbarButton testId={testId} label={label} shortcut={shortcut} onClick={onClick} />
     </Tooltip>
   );
 });
 
-type CommandButtonProps = CommandProps & Omit<ComponentPropsWithRef<'button'>, 'onClick'>;
-
-/** The tooltip's target (it adds its handlers and ref): the button, enabled by its flag. */
-function CommandButton({ flag, ...props }: CommandButtonProps) {
-  const flags = useContext(FlagsContext);
-  return <ToolbarButton {...props} disabled={flag !== undefined && !flags[flag]} />;
-}
-
-const ToolbarButton = memo(function ToolbarButton({
+/** The tooltip's target (it adds its handlers and ref). */
+function ToolbarButton({
   testId,
   label,
   shortcut,
   ...props
-}: Omit<CommandButtonProps, 'flag'>) {
+}: CommandProps & Omit<ComponentPropsWithRef<'button'>, 'onClick'>) {
   return (
     <Button
       size="xs"
@@ -201,16 +207,11 @@ const ToolbarButton = memo(function ToolbarButton({
       {label}
     </Button>
   );
-});
+}
 
-const PlainButton = memo(function PlainButton({
-  testId,
-  label,
-  onClick,
-  disabled,
-}: Omit<CommandProps, 'shortcut' | 'flag'> & { disabled: boolean }) {
+const PlainButton = memo(function PlainButton({ testId, label, onClick }: Omit<CommandProps, 'shortcut'>) {
   return (
-    <Button size="xs" variant="default" data-testid={testId} onClick={onClick} disabled={disabled}>
+    <Button size="xs" variant="default" data-testid={testId} onClick={onClick}>
       {label}
     </Button>
   );
