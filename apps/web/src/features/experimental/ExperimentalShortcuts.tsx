@@ -4,7 +4,7 @@ import { experimentalModalOpen, switchAllExperimentalFeatures } from './experime
 
 const ANYWHERE = { preventDefault: true, enableOnFormTags: true, enableOnContentEditable: true } as const;
 
-/** Each shortcut as react-hotkeys-hook names the matched key; one hook, so one listener parses every key once. */
+/** Each shortcut as react-hotkeys-hook names the matched key: one hook, as the library runs every hook on every key. */
 const ACTIONS: Readonly<Record<string, () => void>> = {
   'ctrl+alt+shift+e': () => switchAllExperimentalFeatures(true),
   'ctrl+alt+shift+d': () => switchAllExperimentalFeatures(false),
