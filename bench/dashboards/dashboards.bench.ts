@@ -8,9 +8,10 @@
  * 2. First frame: in-app navigation to a 100-widget dashboard → the first frame with all 100 widgets on screen
  *    (document fetched, page module loaded, widgets rendered). Target: < 500 ms.
  * 3. Undo/redo: 1,000 edits in the editor (paste, delete), then 1,000 × Ctrl+Z and 1,000 × Ctrl+Shift+Z, three runs
- *    (UNDO_RUNS); each keystroke's time from the key event to the update being committed (the canvas's DOM has the
- *    widget added or removed). Target: each < 16 ms, in every run. Also reported: key → the start of the frame that
- *    paints it.
+ *    (UNDO_RUNS), with the keys back to back and again at a held key's repeat rate (PACES); each keystroke's time from
+ *    the key event to the update being committed (the canvas's DOM has the widget added or removed). Target: each
+ *    < 16 ms, in every run. Also reported: key → the start of the frame that paints it, and each step over the limit
+ *    with how long its key waited for the main thread.
  *
  * `npx playwright test --config bench/dashboards/playwright.config.ts` (build the web first). NO_WRITE=1 prints only.
  */
@@ -31,6 +32,16 @@ const FIRST_FRAME_RUNS = Number(process.env.FIRST_FRAME_RUNS ?? 7);
 const UNDO_STEPS = Number(process.env.UNDO_STEPS ?? 1000);
 /** Runs of UNDO_STEPS undos then redos (each after UNDO_STEPS new edits): the target holds only if every run meets it. */
 const UNDO_RUNS = Number(process.env.UNDO_RUNS ?? 3);
+/**
+ * How the undo/redo keys come: as fast as Playwright sends them (one every 10–14 ms, more than one a frame: a backlog
+ * the 2-core machine must also run the compositor, raster, the browser process and Playwright beside), and at the
+ * rate a held Ctrl+Z repeats (the desktops' default key repeat is 25–33 a second; 30 here).
+ */
+type Pace = { label: string; intervalMs: number };
+const PACES: readonly Pace[] = [
+  { label: 'keys back to back', intervalMs: 0 },
+  { label: 'keys at 30 a second (a held key)', intervalMs: 1000 / 30 },
+];
 /** Which parts run (comma-separated `live,first-frame,undo`); all by default. */
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'live,first-frame,undo').split(','));
 
@@ -294,40 +305,58 @@ async function undoRedo(page: Page, live: string, slot: string) {
         ),
     );
   const cdp = await page.context().newCDPSession(page);
-  const all = {
-    undo: { committed: [] as number[], frames: [] as number[], over: [] as string[], met: 0 },
-    redo: { committed: [] as number[], frames: [] as number[], over: [] as string[], met: 0 },
+  type Pass = { committed: number[]; frames: number[]; over: string[]; met: number };
+  const passes = new Map<string, Pass>();
+  const passOf = (pace: Pace, name: string) => {
+    const key = `${name}, ${pace.label}`;
+    const pass = passes.get(key) ?? { committed: [], frames: [], over: [], met: 0 };
+    passes.set(key, pass);
+    return pass;
   };
   for (let run = 0; run < UNDO_RUNS; run++) {
     await edit();
-    for (const [name, key] of [
-      ['undo', 'Control+z'],
-      ['redo', 'Control+Shift+z'],
-    ] as const) {
-      await cdp.send('HeapProfiler.collectGarbage');
-      await settled();
-      for (let step = 0; step < UNDO_STEPS; step++) await page.keyboard.press(key);
-      const { committed, waits, frames } = await steps();
-      // Every step changed the canvas; undoing everything and redoing everything both end on 50 widgets.
-      expect(committed).toHaveLength(UNDO_STEPS);
-      await expect(widgets).toHaveCount(50);
-      all[name].committed.push(...committed);
-      all[name].frames.push(...frames);
-      committed.forEach((ms, step) => {
-        if (ms >= 16) all[name].over.push(`${round(ms)} (waited ${round(waits[step] ?? 0)})`);
-      });
-      if (Math.max(...committed) < 16) all[name].met += 1;
+    // Undoing everything then redoing everything leaves the history as the edits made it, for the next pace.
+    for (const pace of PACES) {
+      for (const [name, key] of [
+        ['undo', 'Control+z'],
+        ['redo', 'Control+Shift+z'],
+      ] as const) {
+        await cdp.send('HeapProfiler.collectGarbage');
+        await settled();
+        await pressSteps(page, key, pace.intervalMs);
+        const { committed, waits, frames } = await steps();
+        // Every step changed the canvas; undoing everything and redoing everything both end on 50 widgets.
+        expect(committed).toHaveLength(UNDO_STEPS);
+        await expect(widgets).toHaveCount(50);
+        const pass = passOf(pace, name);
+        pass.committed.push(...committed);
+        pass.frames.push(...frames);
+        committed.forEach((ms, step) => {
+          if (ms >= 16) pass.over.push(`${round(ms)} (waited ${round(waits[step] ?? 0)})`);
+        });
+        if (Math.max(...committed) < 16) pass.met += 1;
+      }
     }
   }
-  for (const name of ['undo', 'redo'] as const) {
-    const { committed, frames, over, met } = all[name];
+  for (const [label, { committed, frames, over, met }] of passes) {
     const sorted = [...committed].sort((a, b) => a - b);
     const painted = [...frames].sort((a, b) => a - b);
     results.rows.push(
-      `| ${name}, ${UNDO_RUNS} runs of ${UNDO_STEPS} steps (editor, 50 widgets): key → update committed p50 / p95 / p99 / max | ${round(percentile(sorted, 50))} / ${round(percentile(sorted, 95))} / ${round(percentile(sorted, 99))} / ${round(sorted.at(-1) ?? 0)} ms; runs with every step < 16 ms: ${met} of ${UNDO_RUNS} | each < 16 ms | ${met === UNDO_RUNS ? 'yes' : 'no'} |`,
+      `| ${label}: ${UNDO_RUNS} runs of ${UNDO_STEPS} steps (editor, 50 widgets), key → update committed p50 / p95 / p99 / max | ${round(percentile(sorted, 50))} / ${round(percentile(sorted, 95))} / ${round(percentile(sorted, 99))} / ${round(sorted.at(-1) ?? 0)} ms; runs with every step < 16 ms: ${met} of ${UNDO_RUNS} | each < 16 ms | ${met === UNDO_RUNS ? 'yes' : 'no'} |`,
       `| … key → start of the frame that paints it p50 / p95 / max | ${round(percentile(painted, 50))} / ${round(percentile(painted, 95))} / ${round(painted.at(-1) ?? 0)} ms | — | — |`,
       `| … steps of 16 ms or more (of which the key waited for the main thread before any handler ran) | ${over.length === 0 ? 'none' : `${over.join(', ')} ms`} | — | — |`,
     );
+  }
+}
+
+/** Presses `key` UNDO_STEPS times, each press starting `intervalMs` after the one before (0: right after it). */
+async function pressSteps(page: Page, key: string, intervalMs: number) {
+  let next = Date.now();
+  for (let step = 0; step < UNDO_STEPS; step++) {
+    next += intervalMs;
+    await page.keyboard.press(key);
+    const rest = next - Date.now();
+    if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
   }
 }
 
