@@ -309,7 +309,9 @@ async function undoRedo(page: Page, live: string, slot: string) {
   const passes = new Map<string, Pass>();
   const passOf = (pace: Pace, name: string) => {
     const key = `${name}, ${pace.label}`;
-    const pass = passes.get(key) ?? { committed: [], frames: [], over: [], met: 0 };
+    const known = passes.get(key);
+    if (known) return known;
+    const pass: Pass = { committed: [], frames: [], over: [], met: 0 };
     passes.set(key, pass);
     return pass;
   };
