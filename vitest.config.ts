@@ -6,6 +6,9 @@ export default defineConfig({
     globalSetup: ['apps/server/test/support/pglite-template.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    // Vitest's default is one worker fewer than the cores, which is one worker on the 2-core CI machine. Two workers
+    // finish the suite in about 6 minutes instead of 7.5: much of a server test is waiting on its server and database.
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
