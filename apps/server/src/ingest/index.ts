@@ -52,10 +52,7 @@ export async function createIngest(db: Db, log: FastifyBaseLogger, mqttUrl?: str
   }
   let tcp: Server | undefined;
 
-  const flushHot = () =>
-    Promise.all([pipeline.hot.flush(db), pipeline.meter.flush({ journalAll: false })]).catch(
-      (error: unknown) => log.warn({ error }, 'flush failed'),
-    );
+  const flushHot = () => pipeline.flushHot().catch((error: unknown) => log.warn({ error }, 'flush failed'));
   const timer = setInterval(flushHot, HOT_FLUSH_MS);
   timer.unref();
 

@@ -30,6 +30,7 @@ export class IngestPipeline {
   /** Preset bindings (with compiled formulas) are shared by all devices of a preset. */
   private readonly bindings = new ShortCache<PresetBinding>();
   private readonly loggedAt = new Map<string, number>();
+  private flushing: Promise<void> = Promise.resolve();
   private readonly db: Db;
   private readonly events: DeviceEvents;
   private readonly log: FastifyBaseLogger;
@@ -77,10 +78,30 @@ export class IngestPipeline {
     this.hot.forget(deviceId);
   }
 
-  async flush(): Promise<void> {
-    await this.writer.flush();
-    await this.hot.flush(this.db);
-    await this.meter.flush();
+  /** Writes everything waiting: telemetry batches, the hot state and all counted data points to the journal. */
+  flush(): Promise<void> {
+    return this.oneAtATime(async () => {
+      await this.writer.flush();
+      await this.hot.flush(this.db);
+      await this.meter.flush();
+    });
+  }
+
+  /** The periodic write: the hot state and the day totals; the journal only gets what waited a minute. */
+  flushHot(): Promise<void> {
+    return this.oneAtATime(async () => {
+      await Promise.all([this.hot.flush(this.db), this.meter.flush({ journalAll: false })]);
+    });
+  }
+
+  /**
+   * Flushes run one after another: each takes what is waiting before its first write, so a flush running next to a
+   * periodic one would return before the other's writes landed (and miss what they leave for the journal).
+   */
+  private oneAtATime(run: () => Promise<void>): Promise<void> {
+    const next = this.flushing.then(run);
+    this.flushing = next.catch(() => undefined);
+    return next;
   }
 
   /**
