@@ -10,8 +10,9 @@
  * 3. Undo/redo: 1,000 edits in the editor (paste, delete), then 1,000 × Ctrl+Z and 1,000 × Ctrl+Shift+Z, three runs
  *    (UNDO_RUNS), with the keys back to back and again at a held key's repeat rate (PACES); each keystroke's time from
  *    the key event to the update being committed (the canvas's DOM has the widget added or removed). Target: each
- *    < 16 ms, in every run. Also reported: key → the start of the frame that paints it, and each step over the limit
- *    with how long its key waited for the main thread.
+ *    < 16 ms, in every run. Also reported: the step's own work (the same without the key's wait for the main thread
+ *    before its first handler), key → the start of the frame that paints it, and each step over the limit with how
+ *    long its key waited.
  *
  * `npx playwright test --config bench/dashboards/playwright.config.ts` (build the web first). NO_WRITE=1 prints only.
  */
@@ -305,13 +306,20 @@ async function undoRedo(page: Page, live: string, slot: string) {
         ),
     );
   const cdp = await page.context().newCDPSession(page);
-  type Pass = { committed: number[]; frames: number[]; over: string[]; met: number };
+  type Pass = {
+    committed: number[];
+    own: number[];
+    frames: number[];
+    over: string[];
+    met: number;
+    ownMet: number;
+  };
   const passes = new Map<string, Pass>();
   const passOf = (pace: Pace, name: string) => {
     const key = `${name}, ${pace.label}`;
     const known = passes.get(key);
     if (known) return known;
-    const pass: Pass = { committed: [], frames: [], over: [], met: 0 };
+    const pass: Pass = { committed: [], own: [], frames: [], over: [], met: 0, ownMet: 0 };
     passes.set(key, pass);
     return pass;
   };
@@ -331,20 +339,26 @@ async function undoRedo(page: Page, live: string, slot: string) {
         expect(committed).toHaveLength(UNDO_STEPS);
         await expect(widgets).toHaveCount(50);
         const pass = passOf(pace, name);
+        // The step's own work: from its key's first handler to the commit, without the wait for the main thread.
+        const own = committed.map((ms, step) => ms - (waits[step] ?? 0));
         pass.committed.push(...committed);
+        pass.own.push(...own);
         pass.frames.push(...frames);
         committed.forEach((ms, step) => {
           if (ms >= 16) pass.over.push(`${round(ms)} (waited ${round(waits[step] ?? 0)})`);
         });
         if (Math.max(...committed) < 16) pass.met += 1;
+        if (Math.max(...own) < 16) pass.ownMet += 1;
       }
     }
   }
-  for (const [label, { committed, frames, over, met }] of passes) {
+  for (const [label, { committed, own, frames, over, met, ownMet }] of passes) {
     const sorted = [...committed].sort((a, b) => a - b);
+    const ownSorted = [...own].sort((a, b) => a - b);
     const painted = [...frames].sort((a, b) => a - b);
     results.rows.push(
       `| ${label}: ${UNDO_RUNS} runs of ${UNDO_STEPS} steps (editor, 50 widgets), key → update committed p50 / p95 / p99 / max | ${round(percentile(sorted, 50))} / ${round(percentile(sorted, 95))} / ${round(percentile(sorted, 99))} / ${round(sorted.at(-1) ?? 0)} ms; runs with every step < 16 ms: ${met} of ${UNDO_RUNS} | each < 16 ms | ${met === UNDO_RUNS ? 'yes' : 'no'} |`,
+      `| … the step's own work (first handler → committed, without the key's wait) p99 / max | ${round(percentile(ownSorted, 99))} / ${round(ownSorted.at(-1) ?? 0)} ms; runs with every step < 16 ms: ${ownMet} of ${UNDO_RUNS} | — | — |`,
       `| … key → start of the frame that paints it p50 / p95 / max | ${round(percentile(painted, 50))} / ${round(percentile(painted, 95))} / ${round(painted.at(-1) ?? 0)} ms | — | — |`,
       `| … steps of 16 ms or more (of which the key waited for the main thread before any handler ran) | ${over.length === 0 ? 'none' : `${over.join(', ')} ms`} | — | — |`,
     );
