@@ -85,6 +85,27 @@ async function addFromPalette(page: Page, type: string) {
   await expect(canvasWidgets(page)).toHaveCount(before + 1);
 }
 
+/**
+ * Types into each field in turn as a person would (focus, select all, insert the text; leaving a field commits it), all
+ * within one task of the page, so nothing React scheduled for later runs in between.
+ */
+async function typeInOneTask(page: Page, fields: [testId: string, text: string][]) {
+  await page.evaluate((entries) => {
+    const doc = (globalThis as unknown as { document: InOneTaskDocument }).document;
+    for (const [testId, text] of entries) {
+      const input = doc.querySelector(`[data-testid="${testId}"]`);
+      if (!input) throw new Error(`no field ${testId}`);
+      input.focus();
+      input.select();
+      doc.execCommand('insertText', false, text);
+    }
+  }, fields);
+}
+type InOneTaskDocument = {
+  querySelector(selector: string): { focus(): void; select(): void } | null;
+  execCommand(command: string, showUi: boolean, value: string): boolean;
+};
+
 /** Goes to another route of the portal by its address (as typing it in the address bar would). */
 async function navigateInApp(page: Page, route: string) {
   await page.evaluate(`window.location.hash = ${JSON.stringify(`#${route}`)}`);
@@ -285,6 +306,51 @@ test('a reader cannot edit: the editor sends them to the viewer', async ({ page,
   await expect(page.getByTestId('editor-save')).toHaveCount(0);
   await page.getByTestId('editor-open-viewer').click();
   await expectRoute(page, `/dashboards/${lineA}`);
+  expect(errors).toEqual([]);
+});
+
+test('what is typed on while the inspector catches up with the previous field is kept', async ({
+  page,
+  request,
+}) => {
+  const errors = collectConsoleErrors(page);
+  const tenant = await seedTenant(request, plant());
+  await signInAs(page, tenant, 'designer', `/dashboards/${dashboardId(tenant, 'Line A')}/edit`);
+  await expect(page.getByTestId('slot-name-0')).toHaveValue('press');
+  await addFromPalette(page, 'value');
+  await expect(page.getByTestId('widget-inspector')).toBeVisible();
+
+  // The inspector follows the editor's state a moment later (a deferred render, which typing interrupts): a field left
+  // for the next one and typed into before the inspector caught up must both survive it catching up. Typing in one
+  // task leaves the catch-up behind all of it for certain.
+  await typeInOneTask(page, [
+    ['inspector-title', 'Speed'],
+    ['inspector-unit', 'rpm'],
+    ['inspector-decimals', '2'],
+  ]);
+  await expect(page.getByTestId('inspector-title')).toHaveValue('Speed');
+  await expect(page.getByTestId('inspector-unit')).toHaveValue('rpm');
+  await page.getByTestId('inspector-decimals').press('Tab');
+  await expect(page.getByTestId('inspector-unit')).toHaveValue('rpm');
+  await expect(page.getByTestId('inspector-decimals')).toHaveValue('2');
+  await expect(canvasWidgets(page).first().getByTestId('widget-title')).toHaveText('Speed');
+
+  // The same in the page's device slots (a click on the empty canvas selects the page).
+  await page.getByTestId('editor-canvas').click({ position: { x: 3, y: 3 } });
+  await expect(page.getByTestId('page-inspector')).toBeVisible();
+  await page.getByTestId('slot-add').click();
+  await expect(page.getByTestId('slot-name-1')).toHaveValue('slot1');
+  await typeInOneTask(page, [
+    ['slot-name-1', 'mixer'],
+    ['slot-label-1', 'Mixer'],
+  ]);
+  await page.getByTestId('slot-label-1').press('Tab');
+  await expect(page.getByTestId('slot-name-1')).toHaveValue('mixer');
+  await expect(page.getByTestId('slot-label-1')).toHaveValue('Mixer');
+  // Committed too: the widget's binding offers the slot under its label.
+  await canvasWidgets(page).first().click();
+  await page.getByTestId('binding-source').click();
+  await expect(page.getByRole('option', { name: 'Mixer (mixer)' })).toBeVisible();
   expect(errors).toEqual([]);
 });
 

@@ -31,6 +31,7 @@ import {
   type VariableRow,
   variableNameProblem,
 } from './page-settings.ts';
+import { useFormFollows } from './use-form-follows.ts';
 import { sameJson } from './widget-form.ts';
 
 type Props = {
@@ -87,6 +88,9 @@ function PageTitle({ title, onRename }: { title: string; onRename: (title: strin
   );
 }
 
+const slotFormValues = (slots: readonly DeviceSlot[]) => ({ slots: toSlotRows(slots) });
+const variableFormValues = (variables: readonly Variable[]) => ({ variables: toVariableRows(variables) });
+
 function nameProblemText(t: TFunction, problem: NameProblem | undefined) {
   return problem ? t(`dashboardEditor.inspector.nameProblems.${problem}`, { max: 32 }) : undefined;
 }
@@ -110,13 +114,10 @@ function SlotsEditor({
   const { t } = useTranslation();
   const models = useModelNames();
   const form = useForm<{ slots: SlotRow[] }>({ defaultValues: { slots: toSlotRows(slots) } });
-  const { control, register, reset, getValues } = form;
+  const { control, register, getValues } = form;
   const rows = useFieldArray({ control, name: 'slots' });
   const [problems, setProblems] = useState<Record<number, NameProblem>>({});
-  useEffect(() => {
-    reset({ slots: toSlotRows(slots) });
-    setProblems({});
-  }, [slots, reset]);
+  const committed = useFormFollows(form, slots, slotFormValues, () => setProblems({}));
 
   const commit = () => {
     const values = getValues().slots;
@@ -129,7 +130,9 @@ function SlotsEditor({
     setProblems(found);
     if (Object.keys(found).length > 0) return;
     const next = fromSlotRows(values);
-    if (!sameJson(next, slots)) onChange(next);
+    if (sameJson(next, slots)) return;
+    committed(next);
+    onChange(next);
   };
   const add = () => {
     const name = nextName(
@@ -267,15 +270,14 @@ function VariablesEditor({
   const form = useForm<{ variables: VariableRow[] }>({
     defaultValues: { variables: toVariableRows(variables) },
   });
-  const { control, register, reset, getValues } = form;
+  const { control, register, getValues } = form;
   const rows = useFieldArray({ control, name: 'variables' });
   const [problems, setProblems] = useState<Record<number, NameProblem>>({});
   const [badInitial, setBadInitial] = useState<number | null>(null);
-  useEffect(() => {
-    reset({ variables: toVariableRows(variables) });
+  const committed = useFormFollows(form, variables, variableFormValues, () => {
     setProblems({});
     setBadInitial(null);
-  }, [variables, reset]);
+  });
 
   const commit = () => {
     const values = getValues().variables;
@@ -288,8 +290,9 @@ function VariablesEditor({
     setProblems(found);
     const result = fromVariableRows(values);
     setBadInitial(result.ok ? null : result.badInitial);
-    if (Object.keys(found).length > 0 || !result.ok) return;
-    if (!sameJson(result.variables, variables)) onChange(result.variables);
+    if (Object.keys(found).length > 0 || !result.ok || sameJson(result.variables, variables)) return;
+    committed(result.variables);
+    onChange(result.variables);
   };
   const add = () => {
     const name = nextName(

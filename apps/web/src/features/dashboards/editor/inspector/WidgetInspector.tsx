@@ -13,13 +13,14 @@ import {
   Title,
 } from '@mantine/core';
 import type { TFunction } from 'i18next';
-import { type KeyboardEvent, useEffect, useState } from 'react';
+import { type KeyboardEvent, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { widgetLabelKey } from '../../widgets/palette.ts';
 import { ActionEditor } from './ActionEditor.tsx';
 import { BindingEditor } from './BindingEditor.tsx';
 import { ImageAssetField } from './ImageAssetField.tsx';
+import { useFormFollows } from './use-form-follows.ts';
 import {
   applyForm,
   type FieldProblem,
@@ -127,13 +128,9 @@ function OptionsForm({
   const { t } = useTranslation();
   const form = useForm<WidgetFormValues>({ defaultValues: toForm(widget) });
   const [problems, setProblems] = useState<Partial<Record<FormField, FieldProblem>>>({});
-  const { reset, register, control, getValues } = form;
-
+  const { register, control, getValues } = form;
   // Undo, redo and other changes of the widget show up in the form.
-  useEffect(() => {
-    reset(toForm(widget));
-    setProblems({});
-  }, [widget, reset]);
+  const committed = useFormFollows(form, widget, toForm, () => setProblems({}));
 
   const commit = () => {
     const result = applyForm(widget, getValues());
@@ -142,6 +139,7 @@ function OptionsForm({
       return;
     }
     setProblems({});
+    committed(result.widget);
     onUpdate(result.widget);
   };
   const onKeyDown = (event: KeyboardEvent) => {
