@@ -347,7 +347,23 @@ test('what is typed on while the inspector catches up with the previous field is
   await page.getByTestId('slot-label-1').press('Tab');
   await expect(page.getByTestId('slot-name-1')).toHaveValue('mixer');
   await expect(page.getByTestId('slot-label-1')).toHaveValue('Mixer');
-  // Committed too: the widget's binding offers the slot under its label.
+  // And in its variables.
+  await page.getByTestId('variable-add').click();
+  await expect(page.getByTestId('variable-name-0')).toHaveValue('var1');
+  await typeInOneTask(page, [
+    ['variable-name-0', 'limit'],
+    ['variable-initial-0', '42'],
+  ]);
+  await page.getByTestId('variable-initial-0').press('Tab');
+  await expect(page.getByTestId('variable-name-0')).toHaveValue('limit');
+  await expect(page.getByTestId('variable-initial-0')).toHaveValue('42');
+  // Committed too: the page's inspector shows them again after a widget was selected, and the widget's binding offers
+  // the slot under its label.
+  await canvasWidgets(page).first().click();
+  await page.getByTestId('editor-canvas').click({ position: { x: 3, y: 3 } });
+  await expect(page.getByTestId('slot-label-1')).toHaveValue('Mixer');
+  await expect(page.getByTestId('variable-name-0')).toHaveValue('limit');
+  await expect(page.getByTestId('variable-initial-0')).toHaveValue('42');
   await canvasWidgets(page).first().click();
   await page.getByTestId('binding-source').click();
   await expect(page.getByRole('option', { name: 'Mixer (mixer)' })).toBeVisible();

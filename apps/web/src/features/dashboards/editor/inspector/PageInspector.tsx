@@ -346,6 +346,7 @@ function VariablesEditor({
                   {...register(`variables.${index}.name`)}
                   readOnly={inUse}
                   error={nameProblemText(t, problems[index])}
+                  data-testid={`variable-name-${index}`}
                 />
                 <Controller
                   control={control}
@@ -375,6 +376,7 @@ function VariablesEditor({
                   label={t('dashboardEditor.variables.initial')}
                   {...register(`variables.${index}.initial`)}
                   error={badInitial === index ? t('dashboardEditor.inspector.problems.valueType') : undefined}
+                  data-testid={`variable-initial-${index}`}
                 />
                 <ActionIcon
                   size="sm"
