@@ -117,7 +117,13 @@ function SlotsEditor({
   const { control, register, getValues } = form;
   const rows = useFieldArray({ control, name: 'slots' });
   const [problems, setProblems] = useState<Record<number, NameProblem>>({});
-  const committed = useFormFollows(form, slots, slotFormValues, () => setProblems({}));
+  const handOn = useFormFollows({
+    form,
+    source: slots,
+    toValues: slotFormValues,
+    onReset: () => setProblems({}),
+    onCommit: onChange,
+  });
 
   const commit = () => {
     const values = getValues().slots;
@@ -130,9 +136,7 @@ function SlotsEditor({
     setProblems(found);
     if (Object.keys(found).length > 0) return;
     const next = fromSlotRows(values);
-    if (sameJson(next, slots)) return;
-    committed(next);
-    onChange(next);
+    if (!sameJson(next, slots)) handOn(next);
   };
   const add = () => {
     const name = nextName(
@@ -274,9 +278,15 @@ function VariablesEditor({
   const rows = useFieldArray({ control, name: 'variables' });
   const [problems, setProblems] = useState<Record<number, NameProblem>>({});
   const [badInitial, setBadInitial] = useState<number | null>(null);
-  const committed = useFormFollows(form, variables, variableFormValues, () => {
-    setProblems({});
-    setBadInitial(null);
+  const handOn = useFormFollows({
+    form,
+    source: variables,
+    toValues: variableFormValues,
+    onReset: () => {
+      setProblems({});
+      setBadInitial(null);
+    },
+    onCommit: onChange,
   });
 
   const commit = () => {
@@ -290,9 +300,8 @@ function VariablesEditor({
     setProblems(found);
     const result = fromVariableRows(values);
     setBadInitial(result.ok ? null : result.badInitial);
-    if (Object.keys(found).length > 0 || !result.ok || sameJson(result.variables, variables)) return;
-    committed(result.variables);
-    onChange(result.variables);
+    if (Object.keys(found).length > 0 || !result.ok) return;
+    if (!sameJson(result.variables, variables)) handOn(result.variables);
   };
   const add = () => {
     const name = nextName(

@@ -130,7 +130,13 @@ function OptionsForm({
   const [problems, setProblems] = useState<Partial<Record<FormField, FieldProblem>>>({});
   const { register, control, getValues } = form;
   // Undo, redo and other changes of the widget show up in the form.
-  const committed = useFormFollows(form, widget, toForm, () => setProblems({}));
+  const handOn = useFormFollows({
+    form,
+    source: widget,
+    toValues: toForm,
+    onReset: () => setProblems({}),
+    onCommit: onUpdate,
+  });
 
   const commit = () => {
     const result = applyForm(widget, getValues());
@@ -139,8 +145,7 @@ function OptionsForm({
       return;
     }
     setProblems({});
-    committed(result.widget);
-    onUpdate(result.widget);
+    handOn(result.widget);
   };
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'Enter' && event.target instanceof HTMLInputElement) {

@@ -3,21 +3,31 @@ import type { FieldValues, UseFormReturn } from 'react-hook-form';
 import { useStableCallback } from '../use-stable-callback.ts';
 import { sameJson } from './widget-form.ts';
 
+type Follows<Source, Values extends FieldValues, Next extends Source> = {
+  form: UseFormReturn<Values>;
+  /** What the form shows; it is reset to `toValues(source)` whenever this changes, then `onReset` runs. */
+  source: Source;
+  toValues: (source: Source) => Values;
+  onReset: () => void;
+  /** Hands on what the form committed (a new source). */
+  onCommit: (next: Next) => void;
+};
+
 /**
- * Keeps `form` showing `source` (undo, redo, a change made elsewhere): whenever `source` changes, the form is reset to
- * `toValues(source)` and `onReset` runs. Except when the change is the form's own commit coming back after the person
- * typed on: the inspector follows the editor's state a moment later (a deferred render, which typing interrupts), so
- * resetting then would wipe what was typed in the next field meanwhile.
+ * Keeps a form showing its source (undo, redo, a change made elsewhere), except when the change is the form's own
+ * commit coming back after the person typed on: the inspector follows the editor's state a moment later (a deferred
+ * render, which typing interrupts), so resetting then would wipe what was typed in the next field meanwhile.
  *
- * Returns `committed`, to be called with what the form hands on each time it does.
+ * Returns `commit(next)`: the form hands on `next` through it (to `onCommit`), noting it as its own.
  */
-export function useFormFollows<Source, Values extends FieldValues>(
-  form: UseFormReturn<Values>,
-  source: Source,
-  toValues: (source: Source) => Values,
-  onReset: () => void,
-): (next: Source) => void {
-  const own = useRef<{ next: Source; values: Values } | null>(null);
+export function useFormFollows<Source, Values extends FieldValues, Next extends Source>({
+  form,
+  source,
+  toValues,
+  onReset,
+  onCommit,
+}: Follows<Source, Values, Next>): (next: Next) => void {
+  const own = useRef<{ next: Next; values: Values } | null>(null);
   const follow = useStableCallback((current: Source) => {
     const last = own.current;
     own.current = null;
@@ -27,8 +37,9 @@ export function useFormFollows<Source, Values extends FieldValues>(
     onReset();
   });
   useEffect(() => follow(source), [source, follow]);
-  return useStableCallback((next: Source) => {
+  return useStableCallback((next: Next) => {
     // A deep copy: the form changes its values object in place as the person types.
     own.current = { next, values: structuredClone(form.getValues()) };
+    onCommit(next);
   });
 }
