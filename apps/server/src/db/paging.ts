@@ -22,10 +22,19 @@ export function pageWindow(query: common.PageQuery): PageWindow {
   return { page, pageSize, offset: page * pageSize };
 }
 
-/**
- * The ORDER BY of a list: the asked column (400 naming `sort` for one the list does not sort by), then `tieBreaker`
- * so pages neither repeat nor skip rows with equal values.
- */
+/** One page of a list and the total number of matching rows (the contract's `Paged`). */
+export type Page<Item> = { items: Item[]; total: number; page: number; pageSize: number };
+
+/** The page `rows` (already limited to `window`) and the number of all matching rows, queried together. */
+export async function fetchPage<Row>(
+  window: PageWindow,
+  rows: PromiseLike<Row[]>,
+  counted: PromiseLike<{ total: number }[]>,
+): Promise<Page<Row>> {
+  const [items, [row]] = await Promise.all([rows, counted]);
+  return { items, total: row?.total ?? 0, page: window.page, pageSize: window.pageSize };
+}
+
 /** The sort key a list was asked for, or its default; 400 naming `sort` for a key the list does not sort by. */
 export function sortKey<Key extends string>(
   sort: string | undefined,
@@ -38,6 +47,10 @@ export function sortKey<Key extends string>(
   return key;
 }
 
+/**
+ * The ORDER BY of a list: the asked column (400 naming `sort` for one the list does not sort by), then `tieBreaker`
+ * so pages neither repeat nor skip rows with equal values.
+ */
 export function orderOf(
   query: common.PageQuery,
   columns: Record<string, AnyPgColumn>,

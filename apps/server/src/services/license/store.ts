@@ -1,7 +1,7 @@
 import type { license } from '@edgeport/contract';
 import { and, count, eq, gt, ilike, inArray, isNull, lte, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
-import { containsPattern, orderOf, pageWindow } from '../../db/paging.ts';
+import { containsPattern, fetchPage, orderOf, pageWindow } from '../../db/paging.ts';
 import { deviceLicenses, devices, licenses, modelVersions, presets } from '../../db/schema.ts';
 
 export type LicenseRow = typeof deviceLicenses.$inferSelect;
@@ -64,7 +64,8 @@ export async function pageOfLicenses(
     'createdAt',
     deviceLicenses.id,
   );
-  const [items, [total]] = await Promise.all([
+  return fetchPage(
+    window,
     db
       .select(columns)
       .from(deviceLicenses)
@@ -78,8 +79,7 @@ export async function pageOfLicenses(
       .from(deviceLicenses)
       .leftJoin(devices, eq(devices.id, deviceLicenses.deviceId))
       .where(where),
-  ]);
-  return { items, total: total?.total ?? 0, page: window.page, pageSize: window.pageSize };
+  );
 }
 
 export async function findLicenseByKey(

@@ -1,7 +1,7 @@
 import type { common } from '@edgeport/contract';
 import { and, count, desc, eq, ilike, inArray, isNull, max, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
-import { containsPattern, orderOf, type PageWindow, pageWindow } from '../../db/paging.ts';
+import { containsPattern, fetchPage, orderOf, pageWindow } from '../../db/paging.ts';
 import {
   type DeviceStatus,
   devices,
@@ -41,11 +41,6 @@ function visiblePresets(scope: Scope): SQL | undefined {
   );
 }
 
-async function paged<T>(items: Promise<T[]>, total: Promise<{ total: number }[]>, window: PageWindow) {
-  const [rows, [counted]] = await Promise.all([items, total]);
-  return { items: rows, total: counted?.total ?? 0, page: window.page, pageSize: window.pageSize };
-}
-
 // Models ------------------------------------------------------------------------------------------------------------
 
 const pathCount = sql<number>`coalesce(jsonb_array_length(${modelVersions.paths}), 0)::int`;
@@ -67,7 +62,8 @@ export async function pageOfModels(db: Db, scope: Scope, query: common.PageQuery
     'name',
     models.id,
   );
-  return paged(
+  return fetchPage(
+    window,
     db
       .select({ model: models, pathCount })
       .from(models)
@@ -80,7 +76,6 @@ export async function pageOfModels(db: Db, scope: Scope, query: common.PageQuery
       .offset(window.offset)
       .limit(window.pageSize),
     db.select({ total: count() }).from(models).where(where),
-    window,
   );
 }
 
@@ -248,7 +243,8 @@ export async function pageOfPresets(db: Db, scope: Scope, query: common.PageQuer
     query.modelId ? eq(presets.modelId, query.modelId) : undefined,
   );
   const order = orderOf(query, { name: presets.name, createdAt: presets.createdAt }, 'name', presets.id);
-  return paged<PresetListRow>(
+  return fetchPage<PresetListRow>(
+    window,
     db
       .select({ preset: presets, modelName: models.name, deviceCount: devicesOfPreset, mappingCount })
       .from(presets)
@@ -258,7 +254,6 @@ export async function pageOfPresets(db: Db, scope: Scope, query: common.PageQuer
       .offset(window.offset)
       .limit(window.pageSize),
     db.select({ total: count() }).from(presets).where(where),
-    window,
   );
 }
 
@@ -391,7 +386,8 @@ export async function pageOfDevices(
   const window = pageWindow(query);
   const where = deviceConditions(organizationId, filters);
   const order = orderOf(query, DEVICE_SORT, 'label', devices.id);
-  return paged<DeviceWithPreset>(
+  return fetchPage<DeviceWithPreset>(
+    window,
     db
       .select({ device: devices, presetName: presets.name })
       .from(devices)
@@ -401,7 +397,6 @@ export async function pageOfDevices(
       .offset(window.offset)
       .limit(window.pageSize),
     db.select({ total: count() }).from(devices).where(where),
-    window,
   );
 }
 

@@ -1,7 +1,7 @@
 import type { common } from '@edgeport/contract';
 import { and, count, eq, ilike, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/index.ts';
-import { containsPattern, orderOf, pageWindow } from '../../../db/paging.ts';
+import { containsPattern, fetchPage, orderOf, pageWindow } from '../../../db/paging.ts';
 import { serviceClients } from '../../../db/schema.ts';
 
 export type ClientRow = typeof serviceClients.$inferSelect;
@@ -14,7 +14,8 @@ export async function pageOfClients(db: Db, organizationId: string, query: commo
   if (query.search?.trim()) conditions.push(ilike(serviceClients.name, containsPattern(query.search)));
   const where = and(...conditions);
   const order = orderOf(query, SORT_COLUMNS, 'name', serviceClients.id);
-  const [items, [total]] = await Promise.all([
+  return fetchPage(
+    window,
     db
       .select()
       .from(serviceClients)
@@ -23,8 +24,7 @@ export async function pageOfClients(db: Db, organizationId: string, query: commo
       .offset(window.offset)
       .limit(window.pageSize),
     db.select({ total: count() }).from(serviceClients).where(where),
-  ]);
-  return { items, total: total?.total ?? 0, page: window.page, pageSize: window.pageSize };
+  );
 }
 
 export async function findClient(db: Db, organizationId: string, id: string): Promise<ClientRow | undefined> {

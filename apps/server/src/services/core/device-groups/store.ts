@@ -1,7 +1,7 @@
 import type { common } from '@edgeport/contract';
 import { and, asc, count, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/index.ts';
-import { containsPattern, orderOf, pageWindow } from '../../../db/paging.ts';
+import { containsPattern, fetchPage, orderOf, pageWindow } from '../../../db/paging.ts';
 import { deviceGroupMembers, deviceGroups, devices } from '../../../db/schema.ts';
 
 export type GroupRow = typeof deviceGroups.$inferSelect;
@@ -39,7 +39,8 @@ export async function pageOfGroups(db: Db, organizationId: string, query: common
   const window = pageWindow(query);
   const where = matching(organizationId, query.search);
   const order = orderOf(query, SORT_COLUMNS, 'name', deviceGroups.id);
-  const [items, [total]] = await Promise.all([
+  return fetchPage(
+    window,
     db
       .select(columns)
       .from(deviceGroups)
@@ -48,8 +49,7 @@ export async function pageOfGroups(db: Db, organizationId: string, query: common
       .offset(window.offset)
       .limit(window.pageSize),
     db.select({ total: count() }).from(deviceGroups).where(where),
-  ]);
-  return { items, total: total?.total ?? 0, page: window.page, pageSize: window.pageSize };
+  );
 }
 
 export async function findGroup(
@@ -114,7 +114,8 @@ export async function pageOfMembers(db: Db, groupId: string, query: common.PageQ
   }
   const where = and(...conditions);
   const order = orderOf(query, MEMBER_SORT_COLUMNS, 'label', devices.id);
-  const [items, [total]] = await Promise.all([
+  return fetchPage(
+    window,
     db
       .select({
         id: devices.id,
@@ -135,8 +136,7 @@ export async function pageOfMembers(db: Db, groupId: string, query: common.PageQ
       .from(deviceGroupMembers)
       .innerJoin(devices, eq(devices.id, deviceGroupMembers.deviceId))
       .where(where),
-  ]);
-  return { items, total: total?.total ?? 0, page: window.page, pageSize: window.pageSize };
+  );
 }
 
 /** Of `ids`, the devices of the organization (id and label). */

@@ -1,7 +1,7 @@
 import type { common } from '@edgeport/contract';
 import { and, count, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/index.ts';
-import { containsPattern, orderOf, pageWindow } from '../../../db/paging.ts';
+import { containsPattern, fetchPage, orderOf, pageWindow } from '../../../db/paging.ts';
 import {
   deviceSecurityPolicies,
   devices,
@@ -62,7 +62,8 @@ export async function pageOfPolicies(
   const window = pageWindow(query);
   const where = matching(organizationId, query.search, parentId);
   const order = orderOf(query, SORT_COLUMNS, 'name', securityPolicies.id);
-  const [items, [total]] = await Promise.all([
+  return fetchPage(
+    window,
     db
       .select(columns)
       .from(securityPolicies)
@@ -71,8 +72,7 @@ export async function pageOfPolicies(
       .offset(window.offset)
       .limit(window.pageSize),
     db.select({ total: count() }).from(securityPolicies).where(where),
-  ]);
-  return { items, total: total?.total ?? 0, page: window.page, pageSize: window.pageSize };
+  );
 }
 
 export async function findPolicy(
@@ -171,7 +171,8 @@ export async function pageOfPolicyDevices(db: Db, policyId: string, query: commo
   }
   const where = and(...conditions);
   const order = orderOf(query, DEVICE_SORT, 'label', devices.id);
-  const [items, [total]] = await Promise.all([
+  return fetchPage(
+    window,
     db
       .select({
         id: devices.id,
@@ -190,8 +191,7 @@ export async function pageOfPolicyDevices(db: Db, policyId: string, query: commo
       .from(deviceSecurityPolicies)
       .innerJoin(devices, eq(devices.id, deviceSecurityPolicies.deviceId))
       .where(where),
-  ]);
-  return { items, total: total?.total ?? 0, page: window.page, pageSize: window.pageSize };
+  );
 }
 
 /** The rules of the policy groups assigned to a user, in any organization, with the groups nested inside them. */

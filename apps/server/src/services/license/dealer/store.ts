@@ -1,7 +1,7 @@
 import type { licenseProducts } from '@edgeport/contract';
 import { and, count, eq, ilike, inArray, or, type SQL, sql, sum } from 'drizzle-orm';
 import type { Db } from '../../../db/index.ts';
-import { containsPattern, orderOf, pageWindow } from '../../../db/paging.ts';
+import { containsPattern, fetchPage, orderOf, pageWindow } from '../../../db/paging.ts';
 import {
   devices,
   licenses,
@@ -71,7 +71,8 @@ export async function pageOfClients(db: Db, dealerId: string, query: licenseProd
   const window = pageWindow(query);
   const where = clientsWhere(dealerId, query.search);
   const order = orderOf({ ...query, order: query.order ?? 'asc' }, SORT_COLUMNS, 'name', organizations.id);
-  const [rows, [total]] = await Promise.all([
+  const page = await fetchPage(
+    window,
     db
       .select()
       .from(organizations)
@@ -80,13 +81,8 @@ export async function pageOfClients(db: Db, dealerId: string, query: licenseProd
       .offset(window.offset)
       .limit(window.pageSize),
     db.select({ total: count() }).from(organizations).where(where),
-  ]);
-  return {
-    items: await withCounts(db, rows),
-    total: total?.total ?? 0,
-    page: window.page,
-    pageSize: window.pageSize,
-  };
+  );
+  return { ...page, items: await withCounts(db, page.items) };
 }
 
 /** A direct sub-organization of the dealer, or undefined. */

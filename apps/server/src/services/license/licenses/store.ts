@@ -18,7 +18,7 @@ import {
 } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../../db/index.ts';
-import { containsPattern, orderOf, pageWindow } from '../../../db/paging.ts';
+import { containsPattern, fetchPage, orderOf, pageWindow } from '../../../db/paging.ts';
 import {
   deviceLicenses,
   groupMembers,
@@ -152,7 +152,8 @@ export async function pageOfLicenses(
     'createdAt',
     licenses.id,
   );
-  const [rows, [total]] = await Promise.all([
+  const page = await fetchPage(
+    window,
     selectViews(db)
       .where(where)
       .orderBy(...order)
@@ -164,8 +165,8 @@ export async function pageOfLicenses(
       .innerJoin(products, eq(products.id, licenses.productId))
       .innerJoin(organizations, eq(organizations.id, licenses.organizationId))
       .where(where),
-  ]);
-  return { items: rows.map(flatten), total: total?.total ?? 0, page: window.page, pageSize: window.pageSize };
+  );
+  return { ...page, items: page.items.map(flatten) };
 }
 
 export async function countLicenses(db: Db, scope: Scope, filter: Filter): Promise<number> {
@@ -379,7 +380,8 @@ export async function pageOfEvents(
     query.licenseId ? eq(licenseEvents.licenseId, query.licenseId) : undefined,
     query.event ? eq(licenseEvents.event, query.event) : undefined,
   );
-  const [rows, [total]] = await Promise.all([
+  return fetchPage(
+    window,
     db
       .select({
         id: licenseEvents.id,
@@ -398,8 +400,7 @@ export async function pageOfEvents(
       .offset(window.offset)
       .limit(window.pageSize),
     db.select({ total: count() }).from(licenseEvents).where(where),
-  ]);
-  return { items: rows, total: total?.total ?? 0, page: window.page, pageSize: window.pageSize };
+  );
 }
 
 /** ACTIVE licences whose term ends at or before `until` (the expiry sweep). */

@@ -1,7 +1,7 @@
 import type { licenseProducts } from '@edgeport/contract';
 import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/index.ts';
-import { containsPattern, orderOf, pageWindow } from '../../../db/paging.ts';
+import { containsPattern, fetchPage, orderOf, pageWindow } from '../../../db/paging.ts';
 import { licenses, products, productVersions } from '../../../db/schema.ts';
 
 export type ProductRow = typeof products.$inferSelect;
@@ -51,15 +51,16 @@ export async function pageOfProducts(
   const window = pageWindow({ ...query, pageSize: query.pageSize ?? 10_000 });
   const where = whereOf(organizationId, query);
   const order = orderOf({ ...query, order: query.order ?? 'asc' }, SORT_COLUMNS, 'name', products.id);
-  const [rows, [total]] = await Promise.all([
+  const page = await fetchPage(
+    window,
     joined(db)
       .where(where)
       .orderBy(...order)
       .offset(window.offset)
       .limit(window.pageSize),
     db.select({ total: count() }).from(products).where(where),
-  ]);
-  return { items: rows.map(flatten), total: total?.total ?? 0, page: window.page, pageSize: window.pageSize };
+  );
+  return { ...page, items: page.items.map(flatten) };
 }
 
 export async function countProducts(db: Db, organizationId: string, filter: Filter): Promise<number> {

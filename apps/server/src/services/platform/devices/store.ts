@@ -1,7 +1,7 @@
 import type { common, platform } from '@edgeport/contract';
 import { and, asc, count, desc, eq, gte, ilike, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/index.ts';
-import { containsPattern, orderOf, pageWindow } from '../../../db/paging.ts';
+import { containsPattern, fetchPage, orderOf, pageWindow } from '../../../db/paging.ts';
 import {
   deviceDataTags,
   deviceIngestStats,
@@ -41,7 +41,8 @@ function searching(search: string | undefined): SQL | undefined {
 async function pageWhere(db: Db, where: SQL | undefined, query: common.PageQuery) {
   const window = pageWindow(query);
   const order = orderOf(query, SORT_COLUMNS, 'label', devices.id);
-  const [items, [total]] = await Promise.all([
+  const page = await fetchPage(
+    window,
     db
       .select({ device: devices, presetName: presets.name })
       .from(devices)
@@ -51,12 +52,10 @@ async function pageWhere(db: Db, where: SQL | undefined, query: common.PageQuery
       .offset(window.offset)
       .limit(window.pageSize),
     db.select({ total: count() }).from(devices).where(where),
-  ]);
+  );
   return {
-    items: items.map((row): DeviceWithPreset => ({ ...row.device, presetName: row.presetName })),
-    total: total?.total ?? 0,
-    page: window.page,
-    pageSize: window.pageSize,
+    ...page,
+    items: page.items.map((row): DeviceWithPreset => ({ ...row.device, presetName: row.presetName })),
   };
 }
 
