@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useCallback, useMemo } from 'react';
@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { DataTable, usePageRequest } from '../../shared/ui/DataTable.tsx';
+import { actionsColumn, RowAction } from '../../shared/ui/RowActions.tsx';
 import { RowLinkButton } from '../../shared/ui/RowLinkButton.tsx';
 import { DevicesTabs } from '../devices/DevicesTabs.tsx';
 import { fetchModels, type ModelSummary } from './api.ts';
@@ -102,26 +103,20 @@ export default function ModelsPage() {
         header: t('dataModels.models.columns.updated'),
         cell: ({ row }) => formatDate(row.original.updatedAt, i18n.language),
       },
-      {
-        id: 'actions',
-        header: () => <VisuallyHidden>{t('dataModels.columnsActions')}</VisuallyHidden>,
-        enableSorting: false,
-        cell: ({ row }) =>
+      actionsColumn(
+        t('dataModels.columnsActions'),
+        (model) =>
           canDelete &&
-          !row.original.inherited && (
-            <Group justify="flex-end">
-              <Button
-                size="compact-sm"
-                variant="subtle"
-                color="red"
-                aria-label={t('dataModels.models.deleteNamed', { name: row.original.name })}
-                onClick={() => remove(row.original)}
-              >
-                {t('dataModels.delete')}
-              </Button>
-            </Group>
+          !model.inherited && (
+            <RowAction
+              danger
+              label={t('dataModels.models.deleteNamed', { name: model.name })}
+              onClick={() => remove(model)}
+            >
+              {t('dataModels.delete')}
+            </RowAction>
           ),
-      },
+      ),
     ],
     [t, i18n.language, openModel, canDelete, remove],
   );

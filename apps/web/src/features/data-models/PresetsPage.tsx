@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useCallback, useMemo, useState } from 'react';
@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { DataTable, usePageRequest } from '../../shared/ui/DataTable.tsx';
+import { actionsColumn, RowAction } from '../../shared/ui/RowActions.tsx';
 import { RowLinkButton } from '../../shared/ui/RowLinkButton.tsx';
 import { DevicesTabs } from '../devices/DevicesTabs.tsx';
 import { fetchPresets, type PresetSummary } from './api.ts';
@@ -106,26 +107,20 @@ export default function PresetsPage() {
         header: t('dataModels.presets.columns.created'),
         cell: ({ row }) => formatDate(row.original.createdAt, i18n.language),
       },
-      {
-        id: 'actions',
-        header: () => <VisuallyHidden>{t('dataModels.columnsActions')}</VisuallyHidden>,
-        enableSorting: false,
-        cell: ({ row }) =>
+      actionsColumn(
+        t('dataModels.columnsActions'),
+        (preset) =>
           canDelete &&
-          !row.original.inherited && (
-            <Group justify="flex-end">
-              <Button
-                size="compact-sm"
-                variant="subtle"
-                color="red"
-                aria-label={t('dataModels.presets.deleteNamed', { name: row.original.name })}
-                onClick={() => remove(row.original)}
-              >
-                {t('dataModels.delete')}
-              </Button>
-            </Group>
+          !preset.inherited && (
+            <RowAction
+              danger
+              label={t('dataModels.presets.deleteNamed', { name: preset.name })}
+              onClick={() => remove(preset)}
+            >
+              {t('dataModels.delete')}
+            </RowAction>
           ),
-      },
+      ),
     ];
   }, [t, i18n.language, openPreset, canDelete, remove]);
 

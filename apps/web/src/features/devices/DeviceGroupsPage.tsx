@@ -1,4 +1,4 @@
-import { Button, Group as Row, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Button, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
@@ -8,6 +8,7 @@ import { useSearchParams } from 'react-router';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { confirmDanger } from '../../shared/ui/confirm.tsx';
 import { DataTable, usePageRequest } from '../../shared/ui/DataTable.tsx';
+import { actionsColumn, RowAction } from '../../shared/ui/RowActions.tsx';
 import { RowLinkButton } from '../../shared/ui/RowLinkButton.tsx';
 import { type DeviceGroup, deleteDeviceGroup, fetchDeviceGroups } from './api.ts';
 import { DevicesTabs } from './DevicesTabs.tsx';
@@ -95,46 +96,34 @@ export default function DeviceGroupsPage() {
         enableSorting: false,
         cell: ({ row }) => row.original.deviceCount,
       },
-      {
-        id: 'actions',
-        header: () => <VisuallyHidden>{t('devices.groups.columns.actions')}</VisuallyHidden>,
-        enableSorting: false,
-        cell: ({ row }) => (
-          <Row gap="xs" wrap="nowrap" justify="flex-end">
-            {canUpdate && (
-              <Button
-                size="compact-sm"
-                variant="subtle"
-                onClick={() => setEditing(row.original)}
-                aria-label={t('devices.groups.rename', { name: row.original.name })}
-              >
-                {t('devices.groups.renameShort')}
-              </Button>
-            )}
-            {canDelete && (
-              <Button
-                size="compact-sm"
-                variant="subtle"
-                color="red"
-                aria-label={t('devices.groups.delete', { name: row.original.name })}
-                onClick={() =>
-                  confirmDanger({
-                    title: t('devices.groups.deleteTitle'),
-                    message: t('devices.groups.deleteConfirm', {
-                      name: row.original.name,
-                      count: row.original.deviceCount,
-                    }),
-                    confirmLabel: t('devices.groups.deleteShort'),
-                    onConfirm: () => remove(row.original),
-                  })
-                }
-              >
-                {t('devices.groups.deleteShort')}
-              </Button>
-            )}
-          </Row>
-        ),
-      },
+      actionsColumn(t('devices.groups.columns.actions'), (group) => (
+        <>
+          {canUpdate && (
+            <RowAction
+              label={t('devices.groups.rename', { name: group.name })}
+              onClick={() => setEditing(group)}
+            >
+              {t('devices.groups.renameShort')}
+            </RowAction>
+          )}
+          {canDelete && (
+            <RowAction
+              danger
+              label={t('devices.groups.delete', { name: group.name })}
+              onClick={() =>
+                confirmDanger({
+                  title: t('devices.groups.deleteTitle'),
+                  message: t('devices.groups.deleteConfirm', { name: group.name, count: group.deviceCount }),
+                  confirmLabel: t('devices.groups.deleteShort'),
+                  onConfirm: () => remove(group),
+                })
+              }
+            >
+              {t('devices.groups.deleteShort')}
+            </RowAction>
+          )}
+        </>
+      )),
     ];
   }, [t, token, organization.id, queryClient, openGroup, canUpdate, canDelete]);
 

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group as Row, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Badge, Button, Group as Row, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
@@ -9,6 +9,7 @@ import { SectionTabs } from '../../app/routing/section-tabs.tsx';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { confirmDanger } from '../../shared/ui/confirm.tsx';
 import { DataTable, usePageRequest } from '../../shared/ui/DataTable.tsx';
+import { actionsColumn, RowAction } from '../../shared/ui/RowActions.tsx';
 import { RowLinkButton } from '../../shared/ui/RowLinkButton.tsx';
 import { deleteGroup, fetchGroups, type Group } from './api.ts';
 import { GroupDrawer } from './GroupDrawer.tsx';
@@ -115,36 +116,24 @@ export default function GroupsPage() {
             </Row>
           ),
       },
-      {
-        id: 'actions',
-        header: () => <VisuallyHidden>{t('iamGroups.columns.actions')}</VisuallyHidden>,
-        enableSorting: false,
-        cell: ({ row }) => (
-          <Row gap="xs" wrap="nowrap" justify="flex-end">
-            {canUpdate && (
-              <Button
-                size="compact-sm"
-                variant="subtle"
-                onClick={() => setEditing(row.original)}
-                aria-label={t('iamGroups.edit', { name: row.original.name })}
-              >
-                {t('iamGroups.editShort')}
-              </Button>
-            )}
-            {canDelete && (
-              <Button
-                size="compact-sm"
-                variant="subtle"
-                color="red"
-                onClick={() => confirmDelete(row.original)}
-                aria-label={t('iamGroups.delete.label', { name: row.original.name })}
-              >
-                {t('iamGroups.delete.action')}
-              </Button>
-            )}
-          </Row>
-        ),
-      },
+      actionsColumn(t('iamGroups.columns.actions'), (group) => (
+        <>
+          {canUpdate && (
+            <RowAction label={t('iamGroups.edit', { name: group.name })} onClick={() => setEditing(group)}>
+              {t('iamGroups.editShort')}
+            </RowAction>
+          )}
+          {canDelete && (
+            <RowAction
+              danger
+              label={t('iamGroups.delete.label', { name: group.name })}
+              onClick={() => confirmDelete(group)}
+            >
+              {t('iamGroups.delete.action')}
+            </RowAction>
+          )}
+        </>
+      )),
     ];
   }, [t, canUpdate, canDelete, organization.id, token, queryClient, openGroup]);
 

@@ -1,4 +1,4 @@
-import { Button, Code, Group, Modal, Stack, Text, VisuallyHidden } from '@mantine/core';
+import { Button, Code, Group, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
@@ -7,6 +7,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { confirmDanger } from '../../shared/ui/confirm.tsx';
 import { DataTable, usePageRequest } from '../../shared/ui/DataTable.tsx';
+import { actionsColumn } from '../../shared/ui/RowActions.tsx';
 import {
   type ClientSecret,
   createClient,
@@ -123,27 +124,20 @@ export function ClientsPanel({ access }: { access: ScopedAccess }) {
           </Text>
         ),
       },
-      {
-        id: 'actions',
-        header: () => <VisuallyHidden>{t('iamOrganizations.clients.columns.actions')}</VisuallyHidden>,
-        enableSorting: false,
-        cell: ({ row }) =>
+      actionsColumn(
+        t('iamOrganizations.clients.columns.actions'),
+        (client) =>
           canUpdate && (
-            <Group gap="xs" wrap="nowrap" justify="flex-end">
-              <Button size="compact-sm" variant="subtle" onClick={() => askGenerate(row.original)}>
+            <>
+              <Button size="compact-sm" variant="subtle" onClick={() => askGenerate(client)}>
                 {t('iamOrganizations.clients.generate')}
               </Button>
-              <Button
-                size="compact-sm"
-                variant="subtle"
-                color="red"
-                onClick={() => confirmDelete(row.original)}
-              >
+              <Button size="compact-sm" variant="subtle" color="red" onClick={() => confirmDelete(client)}>
                 {t('iamOrganizations.clients.delete')}
               </Button>
-            </Group>
+            </>
           ),
-      },
+      ),
     ];
   }, [t, i18n.language, canUpdate, access, org, refresh]);
 

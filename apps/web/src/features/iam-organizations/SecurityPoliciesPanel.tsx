@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Stack, Text, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { hasStatus } from '../../shared/http/errors.ts';
 import { confirmDanger } from '../../shared/ui/confirm.tsx';
 import { DataTable, usePageRequest } from '../../shared/ui/DataTable.tsx';
+import { actionsColumn } from '../../shared/ui/RowActions.tsx';
 import { deletePolicy, fetchPolicies, type SecurityPolicy } from './api.ts';
 import { commonFailure } from './messages.ts';
 import { PolicyDevicesModal } from './PolicyDevicesModal.tsx';
@@ -138,41 +139,23 @@ export function SecurityPoliciesPanel({ access }: { access: ScopedAccess }) {
           </Text>
         ),
       },
-      {
-        id: 'actions',
-        header: () => <VisuallyHidden>{t('iamOrganizations.policies.columns.actions')}</VisuallyHidden>,
-        enableSorting: false,
-        cell: ({ row }) => (
-          <Group gap="xs" wrap="nowrap" justify="flex-end">
-            <Button
-              size="compact-sm"
-              variant="subtle"
-              onClick={() => setEditing({ kind: 'devices', policy: row.original })}
-            >
-              {t('iamOrganizations.policies.devicesAction')}
+      actionsColumn(t('iamOrganizations.policies.columns.actions'), (policy) => (
+        <>
+          <Button size="compact-sm" variant="subtle" onClick={() => setEditing({ kind: 'devices', policy })}>
+            {t('iamOrganizations.policies.devicesAction')}
+          </Button>
+          {canUpdate && (
+            <Button size="compact-sm" variant="subtle" onClick={() => setEditing({ kind: 'edit', policy })}>
+              {t('iamOrganizations.policies.edit')}
             </Button>
-            {canUpdate && (
-              <Button
-                size="compact-sm"
-                variant="subtle"
-                onClick={() => setEditing({ kind: 'edit', policy: row.original })}
-              >
-                {t('iamOrganizations.policies.edit')}
-              </Button>
-            )}
-            {canUpdate && (
-              <Button
-                size="compact-sm"
-                variant="subtle"
-                color="red"
-                onClick={() => confirmDelete(row.original)}
-              >
-                {t('iamOrganizations.policies.delete')}
-              </Button>
-            )}
-          </Group>
-        ),
-      },
+          )}
+          {canUpdate && (
+            <Button size="compact-sm" variant="subtle" color="red" onClick={() => confirmDelete(policy)}>
+              {t('iamOrganizations.policies.delete')}
+            </Button>
+          )}
+        </>
+      )),
     ];
   }, [t, all.data, canUpdate, access, org, refresh]);
 

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Group, Text, VisuallyHidden } from '@mantine/core';
+import { Anchor, Badge, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { type ReactNode, useMemo } from 'react';
@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { DataTable, usePageRequest } from '../../shared/ui/DataTable.tsx';
+import { actionsColumn, RowAction } from '../../shared/ui/RowActions.tsx';
 import { fetchRoles, type Role, type RoleKind, rolesPathOf } from './api.ts';
 import { usageText } from './messages.ts';
 import { useDeleteRole } from './use-delete-role.tsx';
@@ -71,26 +72,19 @@ export function RolesTable({ kind, toolbar }: Props) {
           </Text>
         ),
       },
-      {
-        id: 'actions',
-        header: () => <VisuallyHidden>{t('iamRoles.columns.actions')}</VisuallyHidden>,
-        enableSorting: false,
-        cell: ({ row }) => (
-          <Group gap="xs" wrap="nowrap" justify="flex-end">
-            {canDelete && (
-              <Button
-                size="compact-sm"
-                variant="subtle"
-                color="red"
-                onClick={() => confirmDelete(row.original)}
-                aria-label={t('iamRoles.delete.label', { name: row.original.name })}
-              >
-                {t('iamRoles.delete.action')}
-              </Button>
-            )}
-          </Group>
-        ),
-      },
+      actionsColumn(
+        t('iamRoles.columns.actions'),
+        (role) =>
+          canDelete && (
+            <RowAction
+              danger
+              label={t('iamRoles.delete.label', { name: role.name })}
+              onClick={() => confirmDelete(role)}
+            >
+              {t('iamRoles.delete.action')}
+            </RowAction>
+          ),
+      ),
     );
     return list;
   }, [t, kind, canDelete, confirmDelete]);

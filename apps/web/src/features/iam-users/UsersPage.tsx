@@ -1,4 +1,4 @@
-import { Badge, Button, Group as Row, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Group as Row, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
@@ -10,6 +10,7 @@ import { SectionTabs } from '../../app/routing/section-tabs.tsx';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { confirmDanger } from '../../shared/ui/confirm.tsx';
 import { DataTable, usePageRequest } from '../../shared/ui/DataTable.tsx';
+import { actionsColumn, RowAction } from '../../shared/ui/RowActions.tsx';
 import { RowLinkButton } from '../../shared/ui/RowLinkButton.tsx';
 import { deleteUser, fetchUsers, type User, updateUser } from './api.ts';
 import { InviteUserModal } from './InviteUserModal.tsx';
@@ -155,51 +156,41 @@ function UsersScreen() {
           </Row>
         ),
       },
-      {
-        id: 'actions',
-        header: () => <VisuallyHidden>{t('iamUsers.columns.actions')}</VisuallyHidden>,
-        enableSorting: false,
-        cell: ({ row }) => {
-          const user = row.original;
-          const self = user.email === me;
-          return (
-            <Row gap="xs" wrap="nowrap" justify="flex-end">
+      actionsColumn(t('iamUsers.columns.actions'), (user) => {
+        const self = user.email === me;
+        return (
+          <>
+            <RowAction
+              label={t(canUpdate ? 'iamUsers.edit' : 'iamUsers.view', { email: user.email })}
+              onClick={() => openUser(user.id)}
+            >
+              {t(canUpdate ? 'iamUsers.editShort' : 'iamUsers.viewShort')}
+            </RowAction>
+            {canUpdate && !self && (
               <Button
                 size="compact-sm"
                 variant="subtle"
-                onClick={() => openUser(user.id)}
-                aria-label={t(canUpdate ? 'iamUsers.edit' : 'iamUsers.view', { email: user.email })}
+                color={user.enabled ? 'orange' : 'green'}
+                onClick={() => (user.enabled ? confirmDisable(user) : void setEnabled(user, true))}
+                aria-label={t(user.enabled ? 'iamUsers.disable.label' : 'iamUsers.enable.label', {
+                  email: user.email,
+                })}
               >
-                {t(canUpdate ? 'iamUsers.editShort' : 'iamUsers.viewShort')}
+                {t(user.enabled ? 'iamUsers.disable.short' : 'iamUsers.enable.short')}
               </Button>
-              {canUpdate && !self && (
-                <Button
-                  size="compact-sm"
-                  variant="subtle"
-                  color={user.enabled ? 'orange' : 'green'}
-                  onClick={() => (user.enabled ? confirmDisable(user) : void setEnabled(user, true))}
-                  aria-label={t(user.enabled ? 'iamUsers.disable.label' : 'iamUsers.enable.label', {
-                    email: user.email,
-                  })}
-                >
-                  {t(user.enabled ? 'iamUsers.disable.short' : 'iamUsers.enable.short')}
-                </Button>
-              )}
-              {canDelete && !self && (
-                <Button
-                  size="compact-sm"
-                  variant="subtle"
-                  color="red"
-                  onClick={() => confirmDelete(user)}
-                  aria-label={t('iamUsers.delete.label', { email: user.email })}
-                >
-                  {t('iamUsers.delete.short')}
-                </Button>
-              )}
-            </Row>
-          );
-        },
-      },
+            )}
+            {canDelete && !self && (
+              <RowAction
+                danger
+                label={t('iamUsers.delete.label', { email: user.email })}
+                onClick={() => confirmDelete(user)}
+              >
+                {t('iamUsers.delete.short')}
+              </RowAction>
+            )}
+          </>
+        );
+      }),
     ];
   }, [t, token, organization, queryClient, openUser, canUpdate, canDelete, me]);
 

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Stack, Switch, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Group, Stack, Switch, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { confirmDanger } from '../../shared/ui/confirm.tsx';
 import { DataTable, usePageRequest } from '../../shared/ui/DataTable.tsx';
+import { actionsColumn, RowAction } from '../../shared/ui/RowActions.tsx';
 import { SeverityBadge } from '../alarms/SeverityBadge.tsx';
 import { deleteRule, fetchRules, type NotificationRule, RULES_KEY, updateRule } from './api.ts';
 import { failureText } from './failure.ts';
@@ -124,43 +125,34 @@ export default function NotificationsPage() {
         enableSorting: false,
         cell: ({ row }) => <RecipientSummary rule={row.original} />,
       },
-      {
-        id: 'actions',
-        header: () => <VisuallyHidden>{t('notificationRules.columns.actions')}</VisuallyHidden>,
-        enableSorting: false,
-        cell: ({ row }) => (
-          <Group gap="xs" wrap="nowrap" justify="flex-end">
-            <Button
-              size="compact-sm"
-              variant="subtle"
-              onClick={() => setEditing({ rule: row.original })}
-              aria-label={t(canUpdate ? 'notificationRules.editLabel' : 'notificationRules.viewLabel', {
-                name: row.original.name,
-              })}
+      actionsColumn(t('notificationRules.columns.actions'), (rule) => (
+        <>
+          <RowAction
+            label={t(canUpdate ? 'notificationRules.editLabel' : 'notificationRules.viewLabel', {
+              name: rule.name,
+            })}
+            onClick={() => setEditing({ rule })}
+          >
+            {t(canUpdate ? 'notificationRules.edit' : 'notificationRules.view')}
+          </RowAction>
+          {canDelete && (
+            <RowAction
+              danger
+              label={t('notificationRules.delete.label', { name: rule.name })}
+              onClick={() =>
+                confirmDanger({
+                  title: t('notificationRules.delete.title'),
+                  message: t('notificationRules.delete.confirm', { name: rule.name }),
+                  confirmLabel: t('notificationRules.delete.action'),
+                  onConfirm: () => remove(rule),
+                })
+              }
             >
-              {t(canUpdate ? 'notificationRules.edit' : 'notificationRules.view')}
-            </Button>
-            {canDelete && (
-              <Button
-                size="compact-sm"
-                variant="subtle"
-                color="red"
-                aria-label={t('notificationRules.delete.label', { name: row.original.name })}
-                onClick={() =>
-                  confirmDanger({
-                    title: t('notificationRules.delete.title'),
-                    message: t('notificationRules.delete.confirm', { name: row.original.name }),
-                    confirmLabel: t('notificationRules.delete.action'),
-                    onConfirm: () => remove(row.original),
-                  })
-                }
-              >
-                {t('notificationRules.delete.short')}
-              </Button>
-            )}
-          </Group>
-        ),
-      },
+              {t('notificationRules.delete.short')}
+            </RowAction>
+          )}
+        </>
+      )),
     ];
   }, [t, token, organization.id, queryClient, canUpdate, canDelete]);
 

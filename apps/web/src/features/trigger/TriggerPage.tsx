@@ -1,15 +1,4 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Stack,
-  Switch,
-  Text,
-  Title,
-  Tooltip,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Alert, Badge, Button, Stack, Switch, Text, Title, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
@@ -19,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { confirmDanger } from '../../shared/ui/confirm.tsx';
 import { DataTable, usePageRequest } from '../../shared/ui/DataTable.tsx';
+import { actionsColumn, RowAction } from '../../shared/ui/RowActions.tsx';
 import { SeverityBadge } from '../alarms/SeverityBadge.tsx';
 import { fetchRules, RULES_KEY } from '../notifications/api.ts';
 import { failureText } from '../notifications/failure.ts';
@@ -250,59 +240,45 @@ export default function TriggerPage() {
           );
         },
       },
-      {
-        id: 'actions',
-        header: () => <VisuallyHidden>{t('triggers.columns.actions')}</VisuallyHidden>,
-        enableSorting: false,
-        cell: ({ row }) => {
-          const trigger = row.original;
-          return (
-            <Group gap="xs" wrap="nowrap" justify="flex-end">
-              {canChange && (
-                <Tooltip label={t('triggers.run.hint')}>
-                  <Button
-                    size="compact-sm"
-                    variant="light"
-                    loading={running === trigger.id}
-                    onClick={() => void run(trigger)}
-                    aria-label={t('triggers.run.label', { name: trigger.name })}
-                  >
-                    {t('triggers.run.short')}
-                  </Button>
-                </Tooltip>
-              )}
+      actionsColumn(t('triggers.columns.actions'), (trigger) => (
+        <>
+          {canChange && (
+            <Tooltip label={t('triggers.run.hint')}>
               <Button
                 size="compact-sm"
-                variant="subtle"
-                onClick={() => setEditing({ trigger })}
-                aria-label={t(canChange ? 'triggers.editLabel' : 'triggers.viewLabel', {
-                  name: trigger.name,
-                })}
+                variant="light"
+                loading={running === trigger.id}
+                onClick={() => void run(trigger)}
+                aria-label={t('triggers.run.label', { name: trigger.name })}
               >
-                {t(canChange ? 'triggers.edit' : 'triggers.view')}
+                {t('triggers.run.short')}
               </Button>
-              {canChange && (
-                <Button
-                  size="compact-sm"
-                  variant="subtle"
-                  color="red"
-                  aria-label={t('triggers.delete.label', { name: trigger.name })}
-                  onClick={() =>
-                    confirmDanger({
-                      title: t('triggers.delete.title'),
-                      message: t('triggers.delete.confirm', { name: trigger.name }),
-                      confirmLabel: t('triggers.delete.action'),
-                      onConfirm: () => remove(trigger),
-                    })
-                  }
-                >
-                  {t('triggers.delete.short')}
-                </Button>
-              )}
-            </Group>
-          );
-        },
-      },
+            </Tooltip>
+          )}
+          <RowAction
+            label={t(canChange ? 'triggers.editLabel' : 'triggers.viewLabel', { name: trigger.name })}
+            onClick={() => setEditing({ trigger })}
+          >
+            {t(canChange ? 'triggers.edit' : 'triggers.view')}
+          </RowAction>
+          {canChange && (
+            <RowAction
+              danger
+              label={t('triggers.delete.label', { name: trigger.name })}
+              onClick={() =>
+                confirmDanger({
+                  title: t('triggers.delete.title'),
+                  message: t('triggers.delete.confirm', { name: trigger.name }),
+                  confirmLabel: t('triggers.delete.action'),
+                  onConfirm: () => remove(trigger),
+                })
+              }
+            >
+              {t('triggers.delete.short')}
+            </RowAction>
+          )}
+        </>
+      )),
     ];
   }, [t, token, organization.id, queryClient, canChange, names, running, timeFormat, numberFormat]);
 

@@ -1,4 +1,4 @@
-import { Badge, Button, Divider, Group as Row, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Divider, Group as Row, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { confirmDanger } from '../../shared/ui/confirm.tsx';
 import { DataTable, usePageRequest } from '../../shared/ui/DataTable.tsx';
+import { actionsColumn, RowAction } from '../../shared/ui/RowActions.tsx';
 import { VpnTabs } from '../vpn-devices/VpnTabs.tsx';
 import { domainOf, fetchGatewayOptions, VPN_GATEWAY_OPTIONS_KEY } from '../vpn-endpoints/api.ts';
 import { ApplicationFormModal } from './ApplicationFormModal.tsx';
@@ -166,43 +167,34 @@ export default function ApplicationsPage() {
           </Text>
         ),
       },
-      {
-        id: 'actions',
-        header: () => <VisuallyHidden>{t('vpnApplications.rowActions')}</VisuallyHidden>,
-        enableSorting: false,
-        cell: ({ row }) => (
-          <Row gap="xs" wrap="nowrap" justify="flex-end">
-            {canUpdate && (
-              <Button
-                size="compact-sm"
-                variant="subtle"
-                onClick={() => setEditing(row.original)}
-                aria-label={t('vpnApplications.edit', { name: row.original.name })}
-              >
-                {t('vpnApplications.editShort')}
-              </Button>
-            )}
-            {canDelete && (
-              <Button
-                size="compact-sm"
-                variant="subtle"
-                color="red"
-                aria-label={t('vpnApplications.delete', { name: row.original.name })}
-                onClick={() =>
-                  confirmDanger({
-                    title: t('vpnApplications.deleteTitle'),
-                    message: t('vpnApplications.deleteConfirm', { name: row.original.name }),
-                    confirmLabel: t('vpnApplications.deleteShort'),
-                    onConfirm: () => remove(row.original),
-                  })
-                }
-              >
-                {t('vpnApplications.deleteShort')}
-              </Button>
-            )}
-          </Row>
-        ),
-      },
+      actionsColumn(t('vpnApplications.rowActions'), (application) => (
+        <>
+          {canUpdate && (
+            <RowAction
+              label={t('vpnApplications.edit', { name: application.name })}
+              onClick={() => setEditing(application)}
+            >
+              {t('vpnApplications.editShort')}
+            </RowAction>
+          )}
+          {canDelete && (
+            <RowAction
+              danger
+              label={t('vpnApplications.delete', { name: application.name })}
+              onClick={() =>
+                confirmDanger({
+                  title: t('vpnApplications.deleteTitle'),
+                  message: t('vpnApplications.deleteConfirm', { name: application.name }),
+                  confirmLabel: t('vpnApplications.deleteShort'),
+                  onConfirm: () => remove(application),
+                })
+              }
+            >
+              {t('vpnApplications.deleteShort')}
+            </RowAction>
+          )}
+        </>
+      )),
     ];
   }, [t, token, domain, organization.id, queryClient, canUpdate, canDelete, profileItems]);
 

@@ -1,4 +1,4 @@
-import { Badge, Button, Group as Row, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { confirmDanger } from '../../shared/ui/confirm.tsx';
 import { DataTable, usePageRequest } from '../../shared/ui/DataTable.tsx';
+import { actionsColumn, RowAction } from '../../shared/ui/RowActions.tsx';
 import { GATEWAYS_KEY } from '../vpn-devices/query-keys.ts';
 import { VpnTabs } from '../vpn-devices/VpnTabs.tsx';
 import { domainOf } from '../vpn-endpoints/api.ts';
@@ -109,55 +110,45 @@ export default function ProfilesPage() {
         enableSorting: false,
         cell: ({ row }) => count.format(row.original.gatewayCount),
       },
-      {
-        id: 'actions',
-        header: () => <VisuallyHidden>{t('vpnApplications.rowActions')}</VisuallyHidden>,
-        enableSorting: false,
-        cell: ({ row }) => (
-          <Row gap="xs" wrap="nowrap" justify="flex-end">
-            {canUpdate && (
-              <Button
-                size="compact-sm"
-                variant="subtle"
-                onClick={() => setEditing(row.original)}
-                aria-label={t('vpnApplications.profiles.edit', { name: row.original.name })}
-              >
-                {t('vpnApplications.editShort')}
-              </Button>
-            )}
-            {canDelete && (
-              <Button
-                size="compact-sm"
-                variant="subtle"
-                color="red"
-                aria-label={t('vpnApplications.profiles.delete', { name: row.original.name })}
-                onClick={() => {
-                  const profile = row.original;
-                  if (profile.gatewayCount > 0) {
-                    notifications.show({
-                      color: 'orange',
-                      title: t('vpnApplications.profiles.deleteTitle'),
-                      message: t('vpnApplications.profiles.inUse', {
-                        name: profile.name,
-                        count: profile.gatewayCount,
-                      }),
-                    });
-                    return;
-                  }
-                  confirmDanger({
+      actionsColumn(t('vpnApplications.rowActions'), (profile) => (
+        <>
+          {canUpdate && (
+            <RowAction
+              label={t('vpnApplications.profiles.edit', { name: profile.name })}
+              onClick={() => setEditing(profile)}
+            >
+              {t('vpnApplications.editShort')}
+            </RowAction>
+          )}
+          {canDelete && (
+            <RowAction
+              danger
+              label={t('vpnApplications.profiles.delete', { name: profile.name })}
+              onClick={() => {
+                if (profile.gatewayCount > 0) {
+                  notifications.show({
+                    color: 'orange',
                     title: t('vpnApplications.profiles.deleteTitle'),
-                    message: t('vpnApplications.profiles.deleteConfirm', { name: profile.name }),
-                    confirmLabel: t('vpnApplications.deleteShort'),
-                    onConfirm: () => remove(profile),
+                    message: t('vpnApplications.profiles.inUse', {
+                      name: profile.name,
+                      count: profile.gatewayCount,
+                    }),
                   });
-                }}
-              >
-                {t('vpnApplications.deleteShort')}
-              </Button>
-            )}
-          </Row>
-        ),
-      },
+                  return;
+                }
+                confirmDanger({
+                  title: t('vpnApplications.profiles.deleteTitle'),
+                  message: t('vpnApplications.profiles.deleteConfirm', { name: profile.name }),
+                  confirmLabel: t('vpnApplications.deleteShort'),
+                  onConfirm: () => remove(profile),
+                });
+              }}
+            >
+              {t('vpnApplications.deleteShort')}
+            </RowAction>
+          )}
+        </>
+      )),
     ];
   }, [t, i18n.language, token, domain, organization.id, queryClient, canUpdate, canDelete]);
 

@@ -1,4 +1,4 @@
-import { Button, Group as Row, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Button, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { confirmDanger } from '../../shared/ui/confirm.tsx';
 import { DataTable, usePageRequest } from '../../shared/ui/DataTable.tsx';
+import { actionsColumn, RowAction } from '../../shared/ui/RowActions.tsx';
 import { domainOf, type Gateway } from '../vpn-endpoints/api.ts';
 import { type Application, deleteShortcut, fetchShortcuts, type Shortcut, VPN_SHORTCUTS_KEY } from './api.ts';
 import { osLabel } from './application-form.ts';
@@ -93,31 +94,22 @@ export function ShortcutsSection({
         enableSorting: false,
         cell: ({ row }) => dates.format(new Date(row.original.createdAt)),
       },
-      {
-        id: 'actions',
-        header: () => <VisuallyHidden>{t('vpnApplications.rowActions')}</VisuallyHidden>,
-        enableSorting: false,
-        cell: ({ row }) => (
-          <Row justify="flex-end">
-            <Button
-              size="compact-sm"
-              variant="subtle"
-              color="red"
-              aria-label={t('vpnApplications.shortcuts.delete', { label: row.original.label })}
-              onClick={() =>
-                confirmDanger({
-                  title: t('vpnApplications.shortcuts.deleteTitle'),
-                  message: t('vpnApplications.shortcuts.deleteConfirm', { label: row.original.label }),
-                  confirmLabel: t('vpnApplications.deleteShort'),
-                  onConfirm: () => remove(row.original),
-                })
-              }
-            >
-              {t('vpnApplications.deleteShort')}
-            </Button>
-          </Row>
-        ),
-      },
+      actionsColumn(t('vpnApplications.rowActions'), (shortcut) => (
+        <RowAction
+          danger
+          label={t('vpnApplications.shortcuts.delete', { label: shortcut.label })}
+          onClick={() =>
+            confirmDanger({
+              title: t('vpnApplications.shortcuts.deleteTitle'),
+              message: t('vpnApplications.shortcuts.deleteConfirm', { label: shortcut.label }),
+              confirmLabel: t('vpnApplications.deleteShort'),
+              onConfirm: () => remove(shortcut),
+            })
+          }
+        >
+          {t('vpnApplications.deleteShort')}
+        </RowAction>
+      )),
     ];
   }, [t, i18n.language, token, domain, organization.id, queryClient]);
 

@@ -1,15 +1,4 @@
-import {
-  Alert,
-  Anchor,
-  Badge,
-  Button,
-  Group as Row,
-  Select,
-  Stack,
-  Text,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Select, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
@@ -20,6 +9,7 @@ import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
 import { confirmDanger } from '../../shared/ui/confirm.tsx';
 import { DataTable, type PageRequest, usePageRequest } from '../../shared/ui/DataTable.tsx';
+import { actionsColumn, RowAction } from '../../shared/ui/RowActions.tsx';
 import { GATEWAYS_KEY } from '../vpn-devices/query-keys.ts';
 import { VpnTabs } from '../vpn-devices/VpnTabs.tsx';
 import {
@@ -158,38 +148,29 @@ export default function EndpointsPage() {
           </Text>
         ),
       },
-      {
-        id: 'actions',
-        header: () => <VisuallyHidden>{t('vpnEndpoints.rowActions')}</VisuallyHidden>,
-        enableSorting: false,
-        cell: ({ row }) =>
+      actionsColumn(
+        t('vpnEndpoints.rowActions'),
+        (endpoint) =>
           canDelete && (
-            <Row gap="xs" wrap="nowrap" justify="flex-end">
-              <Button
-                size="compact-sm"
-                variant="subtle"
-                color="red"
-                aria-label={t('vpnEndpoints.delete', {
-                  name: row.original.name,
-                  gateway: row.original.gateway,
-                })}
-                onClick={() =>
-                  confirmDanger({
-                    title: t('vpnEndpoints.deleteTitle'),
-                    message: t('vpnEndpoints.deleteConfirm', {
-                      name: row.original.name,
-                      gateway: row.original.gateway,
-                    }),
-                    confirmLabel: t('vpnEndpoints.deleteShort'),
-                    onConfirm: () => remove(row.original),
-                  })
-                }
-              >
-                {t('vpnEndpoints.deleteShort')}
-              </Button>
-            </Row>
+            <RowAction
+              danger
+              label={t('vpnEndpoints.delete', { name: endpoint.name, gateway: endpoint.gateway })}
+              onClick={() =>
+                confirmDanger({
+                  title: t('vpnEndpoints.deleteTitle'),
+                  message: t('vpnEndpoints.deleteConfirm', {
+                    name: endpoint.name,
+                    gateway: endpoint.gateway,
+                  }),
+                  confirmLabel: t('vpnEndpoints.deleteShort'),
+                  onConfirm: () => remove(endpoint),
+                })
+              }
+            >
+              {t('vpnEndpoints.deleteShort')}
+            </RowAction>
           ),
-      },
+      ),
     ];
   }, [t, token, domain, organization.id, queryClient, canDelete]);
 
