@@ -92,8 +92,17 @@ test('security policy groups and service clients of the organization', async ({ 
   await editor.getByRole('button', { name: 'Save' }).click();
   await expect(editor).toBeHidden();
   const policies = page.getByRole('table', { name: 'Security policy groups' });
-  await expect(policies.getByRole('row', { name: /Office only/ })).toContainText('2 address ranges');
-  await expect(policies.getByRole('row', { name: /Office only/ })).toContainText('Two-factor');
+  const officeOnly = policies.getByRole('row', { name: /Office only/ });
+  await expect(officeOnly).toContainText('2 address ranges');
+  await expect(officeOnly).toContainText('Two-factor');
+  // Each row action names its row for screen readers.
+  await expect(officeOnly.getByRole('button', { name: 'Devices of Office only' })).toBeVisible();
+  await expect(officeOnly.getByRole('button', { name: 'Delete Office only' })).toBeVisible();
+  await officeOnly.getByRole('button', { name: 'Edit Office only' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit Office only' });
+  await expect(edit.getByRole('textbox', { name: 'Name' })).toHaveValue('Office only');
+  await page.keyboard.press('Escape');
+  await expect(edit).toBeHidden();
 
   await page.getByRole('tab', { name: 'Service clients' }).click();
   await page.getByRole('button', { name: 'New client' }).click();
@@ -103,7 +112,7 @@ test('security policy groups and service clients of the organization', async ({ 
   const clients = page.getByRole('table', { name: 'Service clients' });
   const row = clients.getByRole('row', { name: /SCADA bridge/ });
   await expect(row).toContainText('No secret yet');
-  await row.getByRole('button', { name: 'Generate secret' }).click();
+  await row.getByRole('button', { name: 'Generate a secret for SCADA bridge' }).click();
   const secret = page.getByTestId('client-secret');
   await expect(secret).toHaveText(/^[A-Za-z0-9_-]{43}$/);
   await page

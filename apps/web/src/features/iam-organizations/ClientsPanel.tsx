@@ -7,7 +7,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { confirmDanger } from '../../shared/ui/confirm.tsx';
 import { DataTable, usePageRequest } from '../../shared/ui/DataTable.tsx';
-import { actionsColumn } from '../../shared/ui/RowActions.tsx';
+import { actionsColumn, RowAction } from '../../shared/ui/RowActions.tsx';
 import {
   type ClientSecret,
   createClient,
@@ -129,12 +129,19 @@ export function ClientsPanel({ access }: { access: ScopedAccess }) {
         (client) =>
           canUpdate && (
             <>
-              <Button size="compact-sm" variant="subtle" onClick={() => askGenerate(client)}>
+              <RowAction
+                label={t('iamOrganizations.clients.generateLabel', { name: client.name })}
+                onClick={() => askGenerate(client)}
+              >
                 {t('iamOrganizations.clients.generate')}
-              </Button>
-              <Button size="compact-sm" variant="subtle" color="red" onClick={() => confirmDelete(client)}>
+              </RowAction>
+              <RowAction
+                danger
+                label={t('iamOrganizations.clients.deleteLabel', { name: client.name })}
+                onClick={() => confirmDelete(client)}
+              >
                 {t('iamOrganizations.clients.delete')}
-              </Button>
+              </RowAction>
             </>
           ),
       ),

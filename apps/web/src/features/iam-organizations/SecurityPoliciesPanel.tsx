@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { hasStatus } from '../../shared/http/errors.ts';
 import { confirmDanger } from '../../shared/ui/confirm.tsx';
 import { DataTable, usePageRequest } from '../../shared/ui/DataTable.tsx';
-import { actionsColumn } from '../../shared/ui/RowActions.tsx';
+import { actionsColumn, RowAction } from '../../shared/ui/RowActions.tsx';
 import { deletePolicy, fetchPolicies, type SecurityPolicy } from './api.ts';
 import { commonFailure } from './messages.ts';
 import { PolicyDevicesModal } from './PolicyDevicesModal.tsx';
@@ -141,18 +141,28 @@ export function SecurityPoliciesPanel({ access }: { access: ScopedAccess }) {
       },
       actionsColumn(t('iamOrganizations.policies.columns.actions'), (policy) => (
         <>
-          <Button size="compact-sm" variant="subtle" onClick={() => setEditing({ kind: 'devices', policy })}>
+          <RowAction
+            label={t('iamOrganizations.policies.devicesLabel', { name: policy.name })}
+            onClick={() => setEditing({ kind: 'devices', policy })}
+          >
             {t('iamOrganizations.policies.devicesAction')}
-          </Button>
+          </RowAction>
           {canUpdate && (
-            <Button size="compact-sm" variant="subtle" onClick={() => setEditing({ kind: 'edit', policy })}>
+            <RowAction
+              label={t('iamOrganizations.policies.editLabel', { name: policy.name })}
+              onClick={() => setEditing({ kind: 'edit', policy })}
+            >
               {t('iamOrganizations.policies.edit')}
-            </Button>
+            </RowAction>
           )}
           {canUpdate && (
-            <Button size="compact-sm" variant="subtle" color="red" onClick={() => confirmDelete(policy)}>
+            <RowAction
+              danger
+              label={t('iamOrganizations.policies.deleteLabel', { name: policy.name })}
+              onClick={() => confirmDelete(policy)}
+            >
               {t('iamOrganizations.policies.delete')}
-            </Button>
+            </RowAction>
           )}
         </>
       )),
