@@ -1,12 +1,12 @@
 import { Button, Group as Row, Stack, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParam } from '../../app/routing/use-search-param.ts';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { AlarmDrawer } from './AlarmDrawer.tsx';
 import { AlarmsTable } from './AlarmsTable.tsx';
 import { AlarmsTabs } from './AlarmsTabs.tsx';
 import { RulesDrawer } from './RulesDrawer.tsx';
-import { useAlarmParam } from './use-alarm-param.ts';
 
 /**
  * Spec 2 /alarms: the organization's open alarms, live, with the severity summary, filters, the operator's steps on
@@ -15,7 +15,7 @@ import { useAlarmParam } from './use-alarm-param.ts';
 export default function AlarmsPage() {
   const { t } = useTranslation();
   const { ability } = useOrganizationApi();
-  const [alarmId, openAlarm] = useAlarmParam();
+  const [alarmId, openAlarm] = useSearchParam('alarm');
   const [rulesOpen, setRulesOpen] = useState(false);
   const canManageRules = ability.can('CREATE', 'alarms') || ability.can('UPDATE', 'alarms');
   return (

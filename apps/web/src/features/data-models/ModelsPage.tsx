@@ -1,9 +1,9 @@
 import { Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
-import { useCallback, useMemo } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useSearchParam } from '../../app/routing/use-search-param.ts';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { DataTable, usePageRequest } from '../../shared/ui/DataTable.tsx';
 import { actionsColumn, RowAction } from '../../shared/ui/RowActions.tsx';
@@ -23,8 +23,7 @@ import { useDeleteModel } from './use-delete.ts';
 export default function ModelsPage() {
   const { t, i18n } = useTranslation();
   const { organization, ability, token } = useOrganizationApi();
-  const [params, setParams] = useSearchParams();
-  const openModelId = params.get('model');
+  const [openModelId, openModel] = useSearchParam('model');
   const [request, setRequest] = usePageRequest({ sort: 'name', order: 'asc' });
   const canCreate = ability.can('CREATE', 'models');
   const canDelete = ability.can('DELETE', 'models');
@@ -35,20 +34,6 @@ export default function ModelsPage() {
     queryFn: async ({ signal }) => fetchModels(await token(), organization.id, request, signal),
     placeholderData: keepPreviousData,
   });
-
-  const openModel = useCallback(
-    (id: string | null) =>
-      setParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          if (id) next.set('model', id);
-          else next.delete('model');
-          return next;
-        },
-        { replace: true },
-      ),
-    [setParams],
-  );
 
   const columns = useMemo<ColumnDef<ModelSummary>[]>(
     () => [

@@ -1,9 +1,9 @@
 import { Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useSearchParam } from '../../app/routing/use-search-param.ts';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { DataTable, usePageRequest } from '../../shared/ui/DataTable.tsx';
 import { actionsColumn, RowAction } from '../../shared/ui/RowActions.tsx';
@@ -24,8 +24,7 @@ import { useDeletePreset } from './use-delete.ts';
 export default function PresetsPage() {
   const { t, i18n } = useTranslation();
   const { organization, ability, token } = useOrganizationApi();
-  const [params, setParams] = useSearchParams();
-  const openPresetId = params.get('preset');
+  const [openPresetId, openPreset] = useSearchParam('preset');
   const [request, setRequest] = usePageRequest({ sort: 'name', order: 'asc' });
   const [creating, setCreating] = useState(false);
   const [jobs, setJobs] = useState<StartedJob[]>([]);
@@ -38,20 +37,6 @@ export default function PresetsPage() {
     queryFn: async ({ signal }) => fetchPresets(await token(), organization.id, request, signal),
     placeholderData: keepPreviousData,
   });
-
-  const openPreset = useCallback(
-    (id: string | null) =>
-      setParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          if (id) next.set('preset', id);
-          else next.delete('preset');
-          return next;
-        },
-        { replace: true },
-      ),
-    [setParams],
-  );
 
   const columns = useMemo<ColumnDef<PresetSummary>[]>(() => {
     const count = (value: number) => new Intl.NumberFormat(i18n.language).format(value);

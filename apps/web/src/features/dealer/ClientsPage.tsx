@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useSearchParam } from '../../app/routing/use-search-param.ts';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { DataTable, type PageRequest, usePageRequest } from '../../shared/ui/DataTable.tsx';
 import { RowLinkButton } from '../../shared/ui/RowLinkButton.tsx';
@@ -30,8 +30,7 @@ export default function ClientsPage() {
 function ClientsScreen() {
   const { t, i18n } = useTranslation();
   const { organization, token } = useOrganizationApi();
-  const [params, setParams] = useSearchParams();
-  const clientId = params.get('client');
+  const [clientId, openClient] = useSearchParam('client');
   const [request, setRequest] = usePageRequest({ sort: 'name', order: 'asc' });
   const [creating, setCreating] = useState(false);
 
@@ -43,19 +42,6 @@ function ClientsScreen() {
     staleTime: 0,
   });
 
-  const openClient = useCallback(
-    (id: string | null) =>
-      setParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          if (id) next.set('client', id);
-          else next.delete('client');
-          return next;
-        },
-        { replace: true },
-      ),
-    [setParams],
-  );
   const onRequestChange = useCallback((next: PageRequest) => setRequest(next), [setRequest]);
 
   const columns = useMemo<ColumnDef<Client>[]>(

@@ -1,8 +1,7 @@
 import { Stack, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useSearchParam } from '../../app/routing/use-search-param.ts';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { fetchDevice } from '../devices/api.ts';
 import { DeviceDrawer } from '../devices/DeviceDrawer.tsx';
@@ -16,28 +15,14 @@ import DeviceMap from './DeviceMap.tsx';
 export default function DeviceMapPage() {
   const { t } = useTranslation();
   const { organization, token } = useOrganizationApi();
-  const [params, setParams] = useSearchParams();
-  const deviceId = params.get('device');
-  const focusId = params.get('focus');
+  const [deviceId, openDevice] = useSearchParam('device');
+  const [focusId] = useSearchParam('focus');
   const focused = useQuery({
     queryKey: [DEVICES_KEY, organization.id, 'device', focusId],
     queryFn: async ({ signal }) => fetchDevice(await token(), organization.id, focusId ?? '', signal),
     enabled: focusId !== null,
     retry: false,
   });
-  const openDevice = useCallback(
-    (id: string | null) =>
-      setParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          if (id) next.set('device', id);
-          else next.delete('device');
-          return next;
-        },
-        { replace: true },
-      ),
-    [setParams],
-  );
   const focus =
     focused.data && focused.data.latitude !== null && focused.data.longitude !== null
       ? { latitude: focused.data.latitude, longitude: focused.data.longitude }

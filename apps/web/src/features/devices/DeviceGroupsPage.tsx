@@ -2,9 +2,9 @@ import { Button, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useSearchParam } from '../../app/routing/use-search-param.ts';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { confirmDanger } from '../../shared/ui/confirm.tsx';
 import { DataTable, usePageRequest } from '../../shared/ui/DataTable.tsx';
@@ -22,8 +22,7 @@ export default function DeviceGroupsPage() {
   const { t } = useTranslation();
   const { organization, ability, token } = useOrganizationApi();
   const queryClient = useQueryClient();
-  const [params, setParams] = useSearchParams();
-  const openGroupId = params.get('group');
+  const [openGroupId, openGroup] = useSearchParam('group');
   const [request, setRequest] = usePageRequest({ sort: 'name', order: 'asc' });
   const [editing, setEditing] = useState<DeviceGroup | 'new' | null>(null);
   const canCreate = ability.can('CREATE', 'devicegroups');
@@ -35,20 +34,6 @@ export default function DeviceGroupsPage() {
     queryFn: async ({ signal }) => fetchDeviceGroups(await token(), organization.id, request, signal),
     placeholderData: keepPreviousData,
   });
-
-  const openGroup = useCallback(
-    (id: string | null) =>
-      setParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          if (id) next.set('group', id);
-          else next.delete('group');
-          return next;
-        },
-        { replace: true },
-      ),
-    [setParams],
-  );
 
   const columns = useMemo<ColumnDef<DeviceGroup>[]>(() => {
     const remove = async (group: DeviceGroup) => {

@@ -1,7 +1,7 @@
 import { Center, Loader, Group as Row, SegmentedControl, Stack, Title } from '@mantine/core';
-import { lazy, Suspense, useCallback, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useSearchParam } from '../../app/routing/use-search-param.ts';
 import { isFeatureEnabled } from '../experimental/flags.ts';
 import { DeviceDrawer } from './DeviceDrawer.tsx';
 import { DevicesTable } from './DevicesTable.tsx';
@@ -17,26 +17,10 @@ type View = 'table' | 'map';
  */
 export default function DevicesPage() {
   const { t } = useTranslation();
-  const [params, setParams] = useSearchParams();
   const [defaultView] = useState<View>(() => (isFeatureEnabled('showMapByDefault') ? 'map' : 'table'));
-  const asked = params.get('view');
+  const [asked, setView] = useSearchParam('view');
   const view: View = asked === 'map' || asked === 'table' ? asked : defaultView;
-  const deviceId = params.get('device');
-
-  const change = useCallback(
-    (key: string, value: string | null) =>
-      setParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          if (value) next.set(key, value);
-          else next.delete(key);
-          return next;
-        },
-        { replace: true },
-      ),
-    [setParams],
-  );
-  const openDevice = useCallback((id: string | null) => change('device', id), [change]);
+  const [deviceId, openDevice] = useSearchParam('device');
 
   return (
     <Stack gap="md" data-testid="devices-page">
@@ -48,7 +32,7 @@ export default function DevicesPage() {
         <SegmentedControl
           aria-label={t('devices.view.label')}
           value={view}
-          onChange={(value) => change('view', value)}
+          onChange={setView}
           data={[
             { value: 'table', label: t('devices.view.table') },
             { value: 'map', label: t('devices.view.map') },

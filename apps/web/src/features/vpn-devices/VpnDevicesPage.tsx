@@ -1,7 +1,7 @@
 import { Center, Loader, Group as Row, SegmentedControl, Stack, Title } from '@mantine/core';
-import { lazy, Suspense, useCallback } from 'react';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useSearchParam } from '../../app/routing/use-search-param.ts';
 import { GatewayDrawer } from './GatewayDrawer.tsx';
 import { GatewaysTable } from './GatewaysTable.tsx';
 import { VpnTabs } from './VpnTabs.tsx';
@@ -16,24 +16,9 @@ type View = 'table' | 'map';
  */
 export default function VpnDevicesPage() {
   const { t } = useTranslation();
-  const [params, setParams] = useSearchParams();
-  const view: View = params.get('view') === 'map' ? 'map' : 'table';
-  const gateway = params.get('gateway');
-
-  const change = useCallback(
-    (key: string, value: string | null) =>
-      setParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          if (value) next.set(key, value);
-          else next.delete(key);
-          return next;
-        },
-        { replace: true },
-      ),
-    [setParams],
-  );
-  const open = useCallback((name: string | null) => change('gateway', name), [change]);
+  const [asked, setView] = useSearchParam('view');
+  const view: View = asked === 'map' ? 'map' : 'table';
+  const [gateway, open] = useSearchParam('gateway');
 
   return (
     <Stack gap="md" data-testid="vpn-devices-page">
@@ -45,7 +30,7 @@ export default function VpnDevicesPage() {
         <SegmentedControl
           aria-label={t('vpnDevices.view.label')}
           value={view}
-          onChange={(value) => change('view', value === 'map' ? 'map' : null)}
+          onChange={(value) => setView(value === 'map' ? 'map' : null)}
           data={[
             { value: 'table', label: t('vpnDevices.view.table') },
             { value: 'map', label: t('vpnDevices.view.map') },
