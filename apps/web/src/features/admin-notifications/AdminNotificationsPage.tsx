@@ -26,6 +26,7 @@ import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
 import { confirmDanger } from '../../shared/ui/confirm.tsx';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { FailureAlert } from '../notifications/FailureAlert.tsx';
 import { type FailureText, failureText } from '../notifications/failure.ts';
 import { fetchSettings, SETTINGS_KEY, type Settings, updateSettings } from './api.ts';
@@ -71,14 +72,11 @@ export default function AdminNotificationsPage() {
           <Loader size="sm" aria-label={t('common.loading')} />
         </Center>
       ) : settings.isError ? (
-        <Alert color="red" title={t('adminNotifications.loadFailed')}>
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{describeError(t, settings.error)}</Text>
-            <Button size="xs" variant="light" onClick={() => void settings.refetch()}>
-              {t('common.retry')}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadFailed
+          title={t('adminNotifications.loadFailed')}
+          message={describeError(t, settings.error)}
+          onRetry={() => void settings.refetch()}
+        />
       ) : (
         <>
           <SecretCard settings={settings.data} canUpdate={canUpdate} />

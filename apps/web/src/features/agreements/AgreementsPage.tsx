@@ -18,6 +18,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { currentPortal } from '../../app/portal.ts';
 import { PlainLayout } from '../../app/shell/PlainLayout.tsx';
 import { describeError } from '../../shared/http/describe.ts';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { type Agreement, acceptAgreements, fetchPendingAgreements } from './api.ts';
 
 function destinationOf(search: string): string {
@@ -50,14 +51,11 @@ export default function AgreementsPage() {
           </Group>
         )}
         {pending.isError && (
-          <Alert color="red" title={t('agreements.loadFailed')}>
-            <Stack gap="xs" align="flex-start">
-              <Text size="sm">{describeError(t, pending.error)}</Text>
-              <Button size="xs" variant="light" onClick={() => void pending.refetch()}>
-                {t('common.retry')}
-              </Button>
-            </Stack>
-          </Alert>
+          <LoadFailed
+            title={t('agreements.loadFailed')}
+            message={describeError(t, pending.error)}
+            onRetry={() => void pending.refetch()}
+          />
         )}
         {pending.data && pending.data.length === 0 && (
           <Card withBorder>

@@ -1,5 +1,4 @@
 import {
-  Alert,
   Button,
   Drawer,
   Loader,
@@ -18,6 +17,7 @@ import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
 import { hasStatus } from '../../shared/http/errors.ts';
 import { confirmDanger } from '../../shared/ui/confirm.tsx';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { ACTION_PERMISSION, ALARM_ACTIONS, type AlarmAction, appliesTo } from './actions.ts';
 import { type AlarmDetail, type AlarmEvent, actOnAlarms, fetchAlarm } from './api.ts';
 import { formatTime, formatValue } from './format.ts';
@@ -55,18 +55,15 @@ export function AlarmDrawer({ alarmId, onClose }: Props) {
         </Row>
       )}
       {alarm.isError && (
-        <Alert color="red" title={t('alarms.drawer.loadFailed')}>
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">
-              {hasStatus(alarm.error, 404) || hasStatus(alarm.error, 400)
-                ? t('alarms.drawer.gone')
-                : describeError(t, alarm.error)}
-            </Text>
-            <Button size="xs" variant="light" onClick={() => void alarm.refetch()}>
-              {t('common.retry')}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadFailed
+          title={t('alarms.drawer.loadFailed')}
+          message={
+            hasStatus(alarm.error, 404) || hasStatus(alarm.error, 400)
+              ? t('alarms.drawer.gone')
+              : describeError(t, alarm.error)
+          }
+          onRetry={() => void alarm.refetch()}
+        />
       )}
       {alarm.data && <AlarmDetails alarm={alarm.data} />}
     </Drawer>

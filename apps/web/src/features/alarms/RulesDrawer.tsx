@@ -1,5 +1,4 @@
 import {
-  Alert,
   Badge,
   Button,
   Center,
@@ -19,6 +18,7 @@ import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
 import { confirmDanger } from '../../shared/ui/confirm.tsx';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { type AlarmRule, deleteRule, fetchRules, updateRule } from './api.ts';
 import { ALARM_RULES_KEY } from './query-keys.ts';
 import { RuleFormModal } from './RuleFormModal.tsx';
@@ -112,14 +112,11 @@ export function RulesDrawer({ opened, onClose }: { opened: boolean; onClose: () 
             </Center>
           )}
           {rules.isError && (
-            <Alert color="red" title={t('alarms.rules.loadFailed')}>
-              <Stack gap="xs" align="flex-start">
-                <Text size="sm">{describeError(t, rules.error)}</Text>
-                <Button size="xs" variant="light" onClick={() => void rules.refetch()}>
-                  {t('common.retry')}
-                </Button>
-              </Stack>
-            </Alert>
+            <LoadFailed
+              title={t('alarms.rules.loadFailed')}
+              message={describeError(t, rules.error)}
+              onRetry={() => void rules.refetch()}
+            />
           )}
           {rules.data && rules.data.items.length === 0 && (
             <Stack gap={4} align="center" p="lg" data-testid="rules-empty">

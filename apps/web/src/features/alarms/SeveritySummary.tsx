@@ -1,6 +1,7 @@
-import { Alert, Button, Group, Loader, Text } from '@mantine/core';
+import { Button, Group, Loader, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../shared/http/describe.ts';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { SEVERITIES, SEVERITY_COLOR, type Severity } from './severity.ts';
 import { useSeverityCounts } from './use-severity-counts.ts';
 
@@ -21,14 +22,12 @@ export function SeveritySummary({
 
   if (counts.isError)
     return (
-      <Alert color="red" title={t('alarms.summary.failed')} data-testid="severity-summary">
-        <Group gap="sm">
-          <Text size="sm">{describeError(t, counts.error)}</Text>
-          <Button size="xs" variant="light" onClick={() => void counts.refetch()}>
-            {t('common.retry')}
-          </Button>
-        </Group>
-      </Alert>
+      <LoadFailed
+        title={t('alarms.summary.failed')}
+        message={describeError(t, counts.error)}
+        onRetry={() => void counts.refetch()}
+        testId="severity-summary"
+      />
     );
 
   return (

@@ -1,9 +1,10 @@
-import { Alert, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { type DataSeries, type Device, fetchPaths, queryData } from './api.ts';
 import { type ChartSeries, TimeSeriesChart } from './chart/TimeSeriesChart.tsx';
 import { DevicePicker } from './components/DevicePicker.tsx';
@@ -151,14 +152,11 @@ export default function DataExplorePage() {
         </Alert>
       )}
       {request && data.isError && (
-        <Alert color="red" title={t('dataExplore.failed')}>
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{describeError(t, data.error)}</Text>
-            <Button size="xs" variant="light" onClick={() => void data.refetch()}>
-              {t('common.retry')}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadFailed
+          title={t('dataExplore.failed')}
+          message={describeError(t, data.error)}
+          onRetry={() => void data.refetch()}
+        />
       )}
       {request && data.isPending && (
         <Group justify="center" py="xl">

@@ -15,6 +15,7 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { fetchModel, fetchModelVersions, type Model, setModelVisibility } from './api.ts';
 import { formatDate } from './format.ts';
 import { ModelForm } from './ModelForm.tsx';
@@ -66,14 +67,11 @@ export function ModelDrawer({ modelId, onClose, onOpen }: Props) {
         </Group>
       )}
       {!isNew && model.isError && (
-        <Alert color="red" title={t('dataModels.models.loadFailed')}>
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{loadFailure(t, 'model', model.error)}</Text>
-            <Button size="xs" variant="light" onClick={() => void model.refetch()}>
-              {t('common.retry')}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadFailed
+          title={t('dataModels.models.loadFailed')}
+          message={loadFailure(t, 'model', model.error)}
+          onRetry={() => void model.refetch()}
+        />
       )}
       {!isNew && model.data && <ModelDetails model={model.data} structs={structs} onClose={onClose} />}
     </Drawer>
@@ -208,14 +206,11 @@ function ModelVersions({ model, structs }: { model: Model; structs: boolean }) {
     );
   if (versions.isError)
     return (
-      <Alert color="red" title={t('dataModels.models.versionsFailed')}>
-        <Stack gap="xs" align="flex-start">
-          <Text size="sm">{loadFailure(t, 'model', versions.error)}</Text>
-          <Button size="xs" variant="light" onClick={() => void versions.refetch()}>
-            {t('common.retry')}
-          </Button>
-        </Stack>
-      </Alert>
+      <LoadFailed
+        title={t('dataModels.models.versionsFailed')}
+        message={loadFailure(t, 'model', versions.error)}
+        onRetry={() => void versions.refetch()}
+      />
     );
   return (
     <Accordion

@@ -1,6 +1,4 @@
 import {
-  Alert,
-  Button,
   Center,
   Group,
   Loader,
@@ -18,6 +16,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { RowLinkButton } from '../../shared/ui/RowLinkButton.tsx';
 import { searchPaths } from './api.ts';
 import { MODELS_KEY } from './query-keys.ts';
@@ -61,14 +60,11 @@ export function PathSearch({ onOpenModel }: { onOpenModel: (id: string) => void 
           data-testid="path-search"
         />
         {query !== '' && hits.isError && (
-          <Alert color="red" title={t('dataModels.search.failed')}>
-            <Stack gap="xs" align="flex-start">
-              <Text size="sm">{describeError(t, hits.error)}</Text>
-              <Button size="xs" variant="light" onClick={() => void hits.refetch()}>
-                {t('common.retry')}
-              </Button>
-            </Stack>
-          </Alert>
+          <LoadFailed
+            title={t('dataModels.search.failed')}
+            message={describeError(t, hits.error)}
+            onRetry={() => void hits.refetch()}
+          />
         )}
         {query !== '' && hits.isPending && (
           <Center p="sm">

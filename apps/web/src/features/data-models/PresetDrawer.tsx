@@ -1,5 +1,4 @@
 import {
-  Alert,
   Badge,
   Button,
   Code,
@@ -17,6 +16,7 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { fetchDeviceConfiguration, fetchPreset, type Preset, setPresetVisibility } from './api.ts';
 import { formatDate } from './format.ts';
 import { loadFailure, saveFailure } from './messages.ts';
@@ -52,14 +52,11 @@ export function PresetDrawer({ presetId, onClose }: Props) {
         </Group>
       )}
       {preset.isError && (
-        <Alert color="red" title={t('dataModels.presets.loadFailed')}>
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{loadFailure(t, 'preset', preset.error)}</Text>
-            <Button size="xs" variant="light" onClick={() => void preset.refetch()}>
-              {t('common.retry')}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadFailed
+          title={t('dataModels.presets.loadFailed')}
+          message={loadFailure(t, 'preset', preset.error)}
+          onRetry={() => void preset.refetch()}
+        />
       )}
       {preset.data && presetId !== null && <PresetDetails preset={preset.data} onClose={onClose} />}
     </Drawer>
@@ -167,14 +164,11 @@ function DeviceConfigurationView({ presetId }: { presetId: string }) {
     );
   if (configuration.isError)
     return (
-      <Alert color="red" title={t('dataModels.presets.configurationFailed')}>
-        <Stack gap="xs" align="flex-start">
-          <Text size="sm">{loadFailure(t, 'preset', configuration.error)}</Text>
-          <Button size="xs" variant="light" onClick={() => void configuration.refetch()}>
-            {t('common.retry')}
-          </Button>
-        </Stack>
-      </Alert>
+      <LoadFailed
+        title={t('dataModels.presets.configurationFailed')}
+        message={loadFailure(t, 'preset', configuration.error)}
+        onRetry={() => void configuration.refetch()}
+      />
     );
   const json = JSON.stringify(configuration.data, null, 2);
   return (

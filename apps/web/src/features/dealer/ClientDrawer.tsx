@@ -1,10 +1,11 @@
-import { Alert, Anchor, Button, Drawer, Loader, Group as Row, Stack, Table, Tabs, Text } from '@mantine/core';
+import { Anchor, Drawer, Loader, Group as Row, Stack, Table, Tabs, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
 import { hasStatus } from '../../shared/http/errors.ts';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { type ClientDetail, fetchClient } from './api.ts';
 import { ClientInvoices } from './ClientInvoices.tsx';
 import { ClientLicenses } from './ClientLicenses.tsx';
@@ -43,18 +44,15 @@ export function ClientDrawer({ clientId, onClose }: Props) {
         </Row>
       )}
       {detail.isError && (
-        <Alert color="red" title={t('dealer.drawer.loadFailed')}>
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">
-              {hasStatus(detail.error, 404) || hasStatus(detail.error, 400)
-                ? t('dealer.drawer.gone')
-                : describeError(t, detail.error)}
-            </Text>
-            <Button size="xs" variant="light" onClick={() => void detail.refetch()}>
-              {t('common.retry')}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadFailed
+          title={t('dealer.drawer.loadFailed')}
+          message={
+            hasStatus(detail.error, 404) || hasStatus(detail.error, 400)
+              ? t('dealer.drawer.gone')
+              : describeError(t, detail.error)
+          }
+          onRetry={() => void detail.refetch()}
+        />
       )}
       {detail.data && <ClientSections detail={detail.data} />}
     </Drawer>

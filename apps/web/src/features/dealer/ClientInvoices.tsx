@@ -1,5 +1,4 @@
 import {
-  Alert,
   Badge,
   Button,
   Loader,
@@ -18,6 +17,7 @@ import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
 import { formatMoney } from '../../shared/money/money.ts';
 import { confirmDanger } from '../../shared/ui/confirm.tsx';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { type Client, fetchClientInvoices, type Invoice, markInvoicePaid } from './api.ts';
 import { formatDate, INVOICE_STATUS_COLOR } from './format.ts';
 import { useRefreshDealer } from './LicenseActions.tsx';
@@ -74,14 +74,11 @@ export function ClientInvoices({ client }: { client: Client }) {
     );
   if (invoices.isError)
     return (
-      <Alert color="red" title={t('dealer.invoices.loadFailed')}>
-        <Stack gap="xs" align="flex-start">
-          <Text size="sm">{describeError(t, invoices.error)}</Text>
-          <Button size="xs" variant="light" onClick={() => void invoices.refetch()}>
-            {t('common.retry')}
-          </Button>
-        </Stack>
-      </Alert>
+      <LoadFailed
+        title={t('dealer.invoices.loadFailed')}
+        message={describeError(t, invoices.error)}
+        onRetry={() => void invoices.refetch()}
+      />
     );
   const { items, total } = invoices.data;
   if (items.length === 0)

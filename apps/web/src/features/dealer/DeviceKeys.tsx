@@ -1,5 +1,4 @@
 import {
-  Alert,
   Badge,
   Button,
   Code,
@@ -18,6 +17,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { type ClientDetail, type DeviceLicenseStatus, fetchClientDeviceLicenses } from './api.ts';
 import { EnterClientLink } from './EnterClientLink.tsx';
 import { formatCount, formatDate } from './format.ts';
@@ -120,14 +120,11 @@ function KeyList({ detail }: { detail: ClientDetail }) {
         )}
       </Row>
       {keys.isError && (
-        <Alert color="red" title={t('dealer.keys.loadFailed')}>
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{describeError(t, keys.error)}</Text>
-            <Button size="xs" variant="light" onClick={() => void keys.refetch()}>
-              {t('common.retry')}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadFailed
+          title={t('dealer.keys.loadFailed')}
+          message={describeError(t, keys.error)}
+          onRetry={() => void keys.refetch()}
+        />
       )}
       {keys.isPending && (
         <Row gap="sm" aria-busy="true">

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
 import { formatMoney, totalMinor } from '../../shared/money/money.ts';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { type Client, fetchProducts, type IssueInput, issueLicense, type Product } from './api.ts';
 import { formatCount } from './format.ts';
 import { useRefreshDealer } from './LicenseActions.tsx';
@@ -103,14 +104,11 @@ export function IssueLicenseModal({ client, onClose }: Props) {
       >
         <Stack gap="sm">
           {products.isError && (
-            <Alert color="red" title={t('dealer.products.loadFailed')}>
-              <Stack gap="xs" align="flex-start">
-                <Text size="sm">{describeError(t, products.error)}</Text>
-                <Button size="xs" variant="light" onClick={() => void products.refetch()}>
-                  {t('common.retry')}
-                </Button>
-              </Stack>
-            </Alert>
+            <LoadFailed
+              title={t('dealer.products.loadFailed')}
+              message={describeError(t, products.error)}
+              onRetry={() => void products.refetch()}
+            />
           )}
           {products.data?.items.length === 0 && (
             <Alert color="yellow" data-testid="issue-no-products">

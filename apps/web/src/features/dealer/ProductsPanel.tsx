@@ -19,6 +19,7 @@ import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
 import { formatMoney } from '../../shared/money/money.ts';
 import { confirmDanger } from '../../shared/ui/confirm.tsx';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { deleteProduct, fetchProducts, fetchVersions, type Product } from './api.ts';
 import { formatCount, formatDate } from './format.ts';
 import { useRefreshDealer } from './LicenseActions.tsx';
@@ -76,14 +77,11 @@ export function ProductsPanel() {
         </Row>
       )}
       {products.isError && (
-        <Alert color="red" title={t('dealer.products.loadFailed')}>
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{describeError(t, products.error)}</Text>
-            <Button size="xs" variant="light" onClick={() => void products.refetch()}>
-              {t('common.retry')}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadFailed
+          title={t('dealer.products.loadFailed')}
+          message={describeError(t, products.error)}
+          onRetry={() => void products.refetch()}
+        />
       )}
       {products.data?.items.length === 0 && (
         <Stack gap={4} align="center" py="lg" data-testid="products-empty">

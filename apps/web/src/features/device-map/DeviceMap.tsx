@@ -23,6 +23,7 @@ import MarkerClusterGroup from 'react-leaflet-cluster';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
 import { statusIcon } from '../../shared/map/status-icon.ts';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import {
   type DevicePosition,
   type DeviceStatus,
@@ -173,14 +174,11 @@ export default function DeviceMap({ onOpenDevice, focus = null }: Props) {
         </Row>
       </Row>
       {positions.isError && (
-        <Alert color="red" title={t('deviceMap.loadFailed')}>
-          <Row gap="sm">
-            <Text size="sm">{describeError(t, positions.error)}</Text>
-            <Button size="xs" variant="light" onClick={() => void positions.refetch()}>
-              {t('common.retry')}
-            </Button>
-          </Row>
-        </Alert>
+        <LoadFailed
+          title={t('deviceMap.loadFailed')}
+          message={describeError(t, positions.error)}
+          onRetry={() => void positions.refetch()}
+        />
       )}
       {positions.data?.truncated && (
         <Text size="sm" c="dimmed" data-testid="map-truncated">

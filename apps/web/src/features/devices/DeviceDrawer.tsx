@@ -1,20 +1,10 @@
-import {
-  Alert,
-  Button,
-  Code,
-  Drawer,
-  Loader,
-  Group as Row,
-  ScrollArea,
-  Stack,
-  Tabs,
-  Text,
-} from '@mantine/core';
+import { Code, Drawer, Loader, Group as Row, ScrollArea, Tabs, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
 import { hasStatus } from '../../shared/http/errors.ts';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { type DeviceDetail, fetchDevice } from './api.ts';
 import { DeviceOverview } from './DeviceOverview.tsx';
 import { LiveValuesTab } from './LiveValuesTab.tsx';
@@ -50,18 +40,15 @@ export function DeviceDrawer({ deviceId, onClose }: Props) {
         </Row>
       )}
       {device.isError && (
-        <Alert color="red" title={t('devices.drawer.loadFailed')}>
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">
-              {hasStatus(device.error, 404) || hasStatus(device.error, 400)
-                ? t('devices.errors.gone')
-                : describeError(t, device.error)}
-            </Text>
-            <Button size="xs" variant="light" onClick={() => void device.refetch()}>
-              {t('common.retry')}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadFailed
+          title={t('devices.drawer.loadFailed')}
+          message={
+            hasStatus(device.error, 404) || hasStatus(device.error, 400)
+              ? t('devices.errors.gone')
+              : describeError(t, device.error)
+          }
+          onRetry={() => void device.refetch()}
+        />
       )}
       {device.data && <DeviceTabs device={device.data} />}
     </Drawer>

@@ -1,10 +1,11 @@
-import { Alert, Badge, Button, Loader, Group as Row, Stack, Table, Text } from '@mantine/core';
+import { Badge, Loader, Group as Row, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
 import { hasStatus } from '../../shared/http/errors.ts';
 import { useLiveDevices } from '../../shared/live/use-live-devices.ts';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { type DeviceDetail, fetchLatestValues, type LatestValue } from './api.ts';
 import { DeviceStatusBadge } from './DeviceStatusBadge.tsx';
 import { absoluteTime } from './format.ts';
@@ -81,16 +82,13 @@ export function LiveValuesTab({ device }: { device: DeviceDetail }) {
         </Row>
       )}
       {latest.isError && (
-        <Alert color="red" title={t('devices.live.loadFailed')}>
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">
-              {hasStatus(latest.error, 403) ? t('devices.errors.forbidden') : describeError(t, latest.error)}
-            </Text>
-            <Button size="xs" variant="light" onClick={() => void latest.refetch()}>
-              {t('common.retry')}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadFailed
+          title={t('devices.live.loadFailed')}
+          message={
+            hasStatus(latest.error, 403) ? t('devices.errors.forbidden') : describeError(t, latest.error)
+          }
+          onRetry={() => void latest.refetch()}
+        />
       )}
       {!latest.isPending && sorted.length === 0 && (
         <Text size="sm" c="dimmed" data-testid="live-empty">

@@ -1,19 +1,10 @@
-import {
-  Alert,
-  Box,
-  Button,
-  Loader,
-  Group as Row,
-  SegmentedControl,
-  Stack,
-  Table,
-  Text,
-} from '@mantine/core';
+import { Box, Loader, Group as Row, SegmentedControl, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { type DeviceDetail, fetchStatusHistory } from './api.ts';
 import { DeviceStatusBadge } from './DeviceStatusBadge.tsx';
 import { absoluteTime, isDeviceStatus, STATUS_CSS, statusSegments, uptimeShare } from './format.ts';
@@ -88,14 +79,11 @@ export function StatusHistoryTab({ device }: { device: DeviceDetail }) {
         </Row>
       )}
       {history.isError && (
-        <Alert color="red" title={t('devices.history.loadFailed')}>
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{describeError(t, history.error)}</Text>
-            <Button size="xs" variant="light" onClick={() => void history.refetch()}>
-              {t('common.retry')}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadFailed
+          title={t('devices.history.loadFailed')}
+          message={describeError(t, history.error)}
+          onRetry={() => void history.refetch()}
+        />
       )}
       {history.data && (
         <>

@@ -1,21 +1,11 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Center,
-  Loader,
-  Stack,
-  Table,
-  Text,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Anchor, Center, Loader, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { fetchInstalledApps, storeKeys } from '../store/api.ts';
 import { fetchShortcuts, VPN_SHORTCUTS_KEY } from '../vpn-applications/api.ts';
 import { domainOf } from '../vpn-endpoints/api.ts';
@@ -57,14 +47,11 @@ function Section({
     );
   } else if (query.error) {
     body = (
-      <Alert color="red" title={t('directaccessLists.loadFailed')}>
-        <Stack gap="xs" align="flex-start">
-          <Text size="sm">{describeError(t, query.error)}</Text>
-          <Button size="xs" variant="light" onClick={() => void query.refetch()}>
-            {t('common.retry')}
-          </Button>
-        </Stack>
-      </Alert>
+      <LoadFailed
+        title={t('directaccessLists.loadFailed')}
+        message={describeError(t, query.error)}
+        onRetry={() => void query.refetch()}
+      />
     );
   } else if (count === 0) {
     body = (

@@ -1,9 +1,10 @@
-import { Alert, Button, Drawer, Loader, Group as Row, Stack, Tabs, Text } from '@mantine/core';
+import { Drawer, Loader, Group as Row, Stack, Tabs, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
 import { hasStatus } from '../../shared/http/errors.ts';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { fetchGroup, fetchRoleOptions } from './api.ts';
 import { GroupMembers } from './GroupMembers.tsx';
 import { GroupRoles } from './GroupRoles.tsx';
@@ -42,16 +43,11 @@ export function GroupDrawer({ groupId, onClose }: Props) {
         </Row>
       )}
       {group.isError && (
-        <Alert color="red" title={t('iamGroups.drawer.loadFailed')}>
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">
-              {hasStatus(group.error, 404) ? t('iamGroups.errors.gone') : describeError(t, group.error)}
-            </Text>
-            <Button size="xs" variant="light" onClick={() => void group.refetch()}>
-              {t('common.retry')}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadFailed
+          title={t('iamGroups.drawer.loadFailed')}
+          message={hasStatus(group.error, 404) ? t('iamGroups.errors.gone') : describeError(t, group.error)}
+          onRetry={() => void group.refetch()}
+        />
       )}
       {group.data && (
         <Stack gap="md" data-testid="group-drawer">

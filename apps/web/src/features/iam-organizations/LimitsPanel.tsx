@@ -1,5 +1,4 @@
 import {
-  Alert,
   Button,
   Center,
   Group,
@@ -17,6 +16,7 @@ import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../shared/http/describe.ts';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { FailureAlert } from '../notifications/FailureAlert.tsx';
 import { type FailureText, failureText } from '../notifications/failure.ts';
 import { fetchLimits, type Limits, limitsQueryKey, saveLimits } from './limits-api.ts';
@@ -55,14 +55,11 @@ export function LimitsPanel({ access }: { access: ScopedAccess }) {
     );
   if (limits.isError)
     return (
-      <Alert color="red" title={t('iamOrganizations.limits.loadFailed')}>
-        <Stack gap="xs" align="flex-start">
-          <Text size="sm">{describeError(t, limits.error)}</Text>
-          <Button size="xs" variant="light" onClick={() => void limits.refetch()}>
-            {t('common.retry')}
-          </Button>
-        </Stack>
-      </Alert>
+      <LoadFailed
+        title={t('iamOrganizations.limits.loadFailed')}
+        message={describeError(t, limits.error)}
+        onRetry={() => void limits.refetch()}
+      />
     );
 
   return (

@@ -1,9 +1,10 @@
-import { Alert, Button, Card, Grid, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Card, Grid, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { OrganizationTabs } from '../organization-usage/OrganizationTabs.tsx';
 import { fetchDescendants, fetchOrganization } from './api.ts';
 import { OrganizationDetail } from './OrganizationDetail.tsx';
@@ -48,14 +49,11 @@ export default function OrganizationsPage() {
         </Group>
       )}
       {tree.isError && (
-        <Alert color="red" title={t('iamOrganizations.tree.loadFailed')}>
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{describeError(t, tree.error)}</Text>
-            <Button size="xs" variant="light" onClick={() => void tree.refetch()}>
-              {t('common.retry')}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadFailed
+          title={t('iamOrganizations.tree.loadFailed')}
+          message={describeError(t, tree.error)}
+          onRetry={() => void tree.refetch()}
+        />
       )}
       {tree.data && selected && (
         <Grid gap="md">

@@ -20,6 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
 import { hasStatus } from '../../shared/http/errors.ts';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import {
   type ApplicationPermission,
   createRole,
@@ -79,16 +80,11 @@ export function RoleEditor({ roleId, kind, onClose }: Props) {
         </Group>
       )}
       {!isNew && role.isError && (
-        <Alert color="red" title={t('iamRoles.editor.loadFailed')}>
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">
-              {hasStatus(role.error, 404) ? t('iamRoles.errors.gone') : describeError(t, role.error)}
-            </Text>
-            <Button size="xs" variant="light" onClick={() => void role.refetch()}>
-              {t('common.retry')}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadFailed
+          title={t('iamRoles.editor.loadFailed')}
+          message={hasStatus(role.error, 404) ? t('iamRoles.errors.gone') : describeError(t, role.error)}
+          onRetry={() => void role.refetch()}
+        />
       )}
       {(isNew || role.data) && (
         <RoleForm

@@ -19,6 +19,7 @@ import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
 import { currentLocale } from '../../shared/i18n/i18n.ts';
 import { confirmDanger } from '../../shared/ui/confirm.tsx';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import {
   type ApiKey,
   type CreatedApiKey,
@@ -135,14 +136,11 @@ export function UserApiKeys({ user, self }: { user: User; self: boolean }) {
         </Row>
       )}
       {keys.isError && (
-        <Alert color="red" title={t('iamUsers.apiKeys.loadFailed')}>
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{describeError(t, keys.error)}</Text>
-            <Button size="xs" variant="light" onClick={() => void keys.refetch()}>
-              {t('common.retry')}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadFailed
+          title={t('iamUsers.apiKeys.loadFailed')}
+          message={describeError(t, keys.error)}
+          onRetry={() => void keys.refetch()}
+        />
       )}
       {keys.data &&
         (keys.data.length === 0 ? (

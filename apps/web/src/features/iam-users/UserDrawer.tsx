@@ -1,10 +1,11 @@
-import { Alert, Button, Drawer, Loader, Group as Row, Stack, Tabs, Text } from '@mantine/core';
+import { Drawer, Loader, Group as Row, Tabs, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { currentPortal } from '../../app/portal.ts';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
 import { hasStatus } from '../../shared/http/errors.ts';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { fetchUser } from './api.ts';
 import { displayName } from './messages.ts';
 import { UserApiKeys } from './UserApiKeys.tsx';
@@ -40,16 +41,11 @@ export function UserDrawer({ userId, onClose }: Props) {
         </Row>
       )}
       {user.isError && (
-        <Alert color="red" title={t('iamUsers.drawer.loadFailed')}>
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">
-              {hasStatus(user.error, 404) ? t('iamUsers.errors.gone') : describeError(t, user.error)}
-            </Text>
-            <Button size="xs" variant="light" onClick={() => void user.refetch()}>
-              {t('common.retry')}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadFailed
+          title={t('iamUsers.drawer.loadFailed')}
+          message={hasStatus(user.error, 404) ? t('iamUsers.errors.gone') : describeError(t, user.error)}
+          onRetry={() => void user.refetch()}
+        />
       )}
       {user.data && (
         <Tabs defaultValue="details" keepMounted={false} data-testid="user-drawer">

@@ -1,10 +1,11 @@
-import { Alert, Button, Loader, MultiSelect, Group as Row, Stack, Table, Text } from '@mantine/core';
+import { Button, Loader, MultiSelect, Group as Row, Stack, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { changeUserPolicies, fetchPolicyOptions, fetchUserPolicies, type User } from './api.ts';
 import { userFailure } from './messages.ts';
 
@@ -62,14 +63,11 @@ export function UserSecurityPolicies({ user }: { user: User }) {
   }
   if (assigned.isError) {
     return (
-      <Alert color="red" title={t('iamUsers.policies.loadFailed')}>
-        <Stack gap="xs" align="flex-start">
-          <Text size="sm">{describeError(t, assigned.error)}</Text>
-          <Button size="xs" variant="light" onClick={() => void assigned.refetch()}>
-            {t('common.retry')}
-          </Button>
-        </Stack>
-      </Alert>
+      <LoadFailed
+        title={t('iamUsers.policies.loadFailed')}
+        message={describeError(t, assigned.error)}
+        onRetry={() => void assigned.refetch()}
+      />
     );
   }
 

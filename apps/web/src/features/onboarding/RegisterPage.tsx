@@ -19,6 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PlainLayout } from '../../app/shell/PlainLayout.tsx';
 import { describeError } from '../../shared/http/describe.ts';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { type Agreement, fetchLatestAgreements } from '../agreements/api.ts';
 import { registerOrganization } from './api.ts';
 import {
@@ -57,14 +58,11 @@ export default function RegisterPage() {
           </Group>
         )}
         {agreements.isError && (
-          <Alert color="red" title={t('register.agreementsFailed')}>
-            <Stack gap="xs" align="flex-start">
-              <Text size="sm">{describeError(t, agreements.error)}</Text>
-              <Button size="xs" variant="light" onClick={() => void agreements.refetch()}>
-                {t('common.retry')}
-              </Button>
-            </Stack>
-          </Alert>
+          <LoadFailed
+            title={t('register.agreementsFailed')}
+            message={describeError(t, agreements.error)}
+            onRetry={() => void agreements.refetch()}
+          />
         )}
         {agreements.data && <RegisterForm agreements={agreements.data} />}
         <Text size="sm">

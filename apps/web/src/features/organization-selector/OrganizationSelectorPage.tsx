@@ -22,6 +22,7 @@ import { destinationAfterSelection, findOrganization } from '../../auth/organiza
 import type { EntryFailure } from '../../auth/organization-session.ts';
 import type { Organization } from '../../auth/organizations.ts';
 import { describeError } from '../../shared/http/describe.ts';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { type OrganizationRow, organizationRows } from './organization-rows.ts';
 import classes from './selector.module.css';
 
@@ -72,14 +73,11 @@ export default function OrganizationSelectorPage() {
           </Group>
         )}
         {list.isError && (
-          <Alert color="red" title={t('organization.loadFailed')}>
-            <Stack gap="xs" align="flex-start">
-              <Text size="sm">{describeError(t, list.error)}</Text>
-              <Button size="xs" variant="light" onClick={() => void list.refetch()}>
-                {t('common.retry')}
-              </Button>
-            </Stack>
-          </Alert>
+          <LoadFailed
+            title={t('organization.loadFailed')}
+            message={describeError(t, list.error)}
+            onRetry={() => void list.refetch()}
+          />
         )}
         {list.data && list.data.length === 0 && (
           <Card withBorder data-testid="no-organizations">

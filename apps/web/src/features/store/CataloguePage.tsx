@@ -1,6 +1,5 @@
 import {
   Alert,
-  Button,
   Center,
   Group,
   Loader,
@@ -17,6 +16,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { AppCard } from './AppCard.tsx';
 import { CATALOGUE_PAGE_SIZE, fetchCatalogue, storeKeys } from './api.ts';
 import { StoreTabs } from './StoreTabs.tsx';
@@ -85,14 +85,11 @@ export default function CataloguePage() {
           <Loader aria-label={t('store.catalogue.loading')} />
         </Center>
       ) : catalogue.isError ? (
-        <Alert color="red" title={t('store.catalogue.loadFailed')}>
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{describeError(t, catalogue.error)}</Text>
-            <Button size="xs" variant="light" onClick={() => void catalogue.refetch()}>
-              {t('common.retry')}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadFailed
+          title={t('store.catalogue.loadFailed')}
+          message={describeError(t, catalogue.error)}
+          onRetry={() => void catalogue.refetch()}
+        />
       ) : catalogue.data.items.length === 0 ? (
         <Center mih={160}>
           <Stack gap={4} align="center">

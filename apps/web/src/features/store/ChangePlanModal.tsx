@@ -1,10 +1,11 @@
-import { Alert, Button, Center, Loader, Modal, Stack, Text } from '@mantine/core';
+import { Center, Loader, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { AuthorizationPanel } from './AuthorizationPanel.tsx';
 import { changePlan, fetchApp, type InstalledApp, storeKeys } from './api.ts';
 import { PlanPicker } from './PlanPicker.tsx';
@@ -64,14 +65,11 @@ function ChangePlanForm({ app, onClose }: { app: InstalledApp; onClose: () => vo
     );
   if (catalogue.isError)
     return (
-      <Alert color="red" title={t('store.changePlan.loadFailed')}>
-        <Stack gap="xs" align="flex-start">
-          <Text size="sm">{describeError(t, catalogue.error)}</Text>
-          <Button size="xs" variant="light" onClick={() => void catalogue.refetch()}>
-            {t('common.retry')}
-          </Button>
-        </Stack>
-      </Alert>
+      <LoadFailed
+        title={t('store.changePlan.loadFailed')}
+        message={describeError(t, catalogue.error)}
+        onRetry={() => void catalogue.refetch()}
+      />
     );
   const others = catalogue.data.plans.filter((entry) => entry.id !== app.plan);
   if (others.length === 0) return <Text size="sm">{t('store.changePlan.noOther', { name: app.name })}</Text>;

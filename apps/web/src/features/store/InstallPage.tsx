@@ -6,6 +6,7 @@ import { Link, useParams } from 'react-router';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
 import { hasStatus, isHttpError } from '../../shared/http/errors.ts';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { AuthorizationPanel } from './AuthorizationPanel.tsx';
 import { type CatalogueApp, fetchApp, type InstalledApp, installApp, storeKeys } from './api.ts';
 import { InvoiceNotice } from './InvoiceNotice.tsx';
@@ -63,14 +64,11 @@ export default function InstallPage() {
     );
   } else if (installed.isError) {
     body = (
-      <Alert color="red" title={t('store.catalogue.installedFailed')}>
-        <Stack gap="xs" align="flex-start">
-          <Text size="sm">{describeError(t, installed.error)}</Text>
-          <Button size="xs" variant="light" onClick={() => void installed.refetch()}>
-            {t('common.retry')}
-          </Button>
-        </Stack>
-      </Alert>
+      <LoadFailed
+        title={t('store.catalogue.installedFailed')}
+        message={describeError(t, installed.error)}
+        onRetry={() => void installed.refetch()}
+      />
     );
   } else {
     body = (

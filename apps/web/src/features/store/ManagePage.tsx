@@ -1,6 +1,5 @@
 import {
   ActionIcon,
-  Alert,
   Badge,
   Button,
   Center,
@@ -23,6 +22,7 @@ import { describeError } from '../../shared/http/describe.ts';
 import { hasStatus } from '../../shared/http/errors.ts';
 import { formatMoney } from '../../shared/money/money.ts';
 import { confirmDanger } from '../../shared/ui/confirm.tsx';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { type InstalledApp, payNow, storeKeys, uninstall, upgrade } from './api.ts';
 import { ChangePlanModal } from './ChangePlanModal.tsx';
 import { isFree, planPriceText } from './plans.ts';
@@ -138,14 +138,11 @@ export default function ManagePage() {
     );
   } else if (installed.isError) {
     content = (
-      <Alert color="red" title={t('store.manage.loadFailed')}>
-        <Stack gap="xs" align="flex-start">
-          <Text size="sm">{describeError(t, installed.error)}</Text>
-          <Button size="xs" variant="light" onClick={() => void installed.refetch()}>
-            {t('common.retry')}
-          </Button>
-        </Stack>
-      </Alert>
+      <LoadFailed
+        title={t('store.manage.loadFailed')}
+        message={describeError(t, installed.error)}
+        onRetry={() => void installed.refetch()}
+      />
     );
   } else if (installed.data.items.length === 0) {
     content = (

@@ -21,6 +21,7 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { isFeatureEnabled } from '../experimental/flags.ts';
 import {
   type AccessGrant,
@@ -178,14 +179,11 @@ export function GatewayAccess({ gateway }: { gateway: GatewayDetail }) {
           </Text>
         )}
         {actions.isError && (
-          <Alert color="red" title={t('vpnDevices.access.loadFailed')}>
-            <Stack gap="xs" align="flex-start">
-              <Text size="sm">{failureLine(vpnFailure(t, actions.error))}</Text>
-              <Button size="xs" variant="light" onClick={() => void actions.refetch()}>
-                {t('common.retry')}
-              </Button>
-            </Stack>
-          </Alert>
+          <LoadFailed
+            title={t('vpnDevices.access.loadFailed')}
+            message={failureLine(vpnFailure(t, actions.error))}
+            onRetry={() => void actions.refetch()}
+          />
         )}
         {data && data.items.length === 0 && (
           <Text size="sm" c="dimmed" data-testid="no-applications">

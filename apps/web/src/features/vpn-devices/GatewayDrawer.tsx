@@ -1,9 +1,10 @@
-import { Alert, Button, Drawer, Loader, Group as Row, Stack, Tabs, Text } from '@mantine/core';
+import { Drawer, Loader, Group as Row, Tabs, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
 import { hasStatus } from '../../shared/http/errors.ts';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { fetchGateway } from './api.ts';
 import { GatewayAccess } from './GatewayAccess.tsx';
 import { GatewayLogsTab } from './GatewayLogsTab.tsx';
@@ -48,18 +49,15 @@ export function GatewayDrawer({ name, onClose }: Props) {
         </Row>
       )}
       {gateway.isError && !gateway.data && (
-        <Alert color="red" title={t('vpnDevices.drawer.loadFailed')}>
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">
-              {hasStatus(gateway.error, 404) || hasStatus(gateway.error, 400)
-                ? t('vpnDevices.errors.gatewayGone')
-                : describeError(t, gateway.error)}
-            </Text>
-            <Button size="xs" variant="light" onClick={() => void gateway.refetch()}>
-              {t('common.retry')}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadFailed
+          title={t('vpnDevices.drawer.loadFailed')}
+          message={
+            hasStatus(gateway.error, 404) || hasStatus(gateway.error, 400)
+              ? t('vpnDevices.errors.gatewayGone')
+              : describeError(t, gateway.error)
+          }
+          onRetry={() => void gateway.refetch()}
+        />
       )}
       {gateway.data && (
         <Tabs defaultValue="overview" keepMounted={false} data-testid="gateway-drawer">

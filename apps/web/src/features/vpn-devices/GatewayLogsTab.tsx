@@ -1,10 +1,11 @@
 import { vpn } from '@edgeport/contract';
-import { Alert, Badge, Button, Group as Row, Stack, Switch, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Group as Row, Stack, Switch, Table, Text, TextInput } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { absoluteTime } from '../devices/format.ts';
 import { fetchGatewayLogs, type GatewayDetail, type GatewayLog } from './api.ts';
 import { fromLocalInput, toLocalInput } from './messages.ts';
@@ -70,14 +71,11 @@ export function GatewayLogsTab({ gateway }: { gateway: GatewayDetail }) {
         </Button>
       </Row>
       {logs.isError && (
-        <Alert color="red" title={t('vpnDevices.logs.loadFailed')}>
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{describeError(t, logs.error)}</Text>
-            <Button size="xs" variant="light" onClick={() => void logs.refetch()}>
-              {t('common.retry')}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadFailed
+          title={t('vpnDevices.logs.loadFailed')}
+          message={describeError(t, logs.error)}
+          onRetry={() => void logs.refetch()}
+        />
       )}
       {logs.isPending && !reversed && (
         <Text size="sm" c="dimmed" aria-busy="true">

@@ -1,5 +1,5 @@
 import 'leaflet/dist/leaflet.css';
-import { Alert, Badge, Box, Button, Group as Row, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Badge, Box, Button, Group as Row, SegmentedControl, Stack, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import L from 'leaflet';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -8,6 +8,7 @@ import { MapContainer, Marker, Popup, TileLayer, useMap } from 'react-leaflet';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
 import { statusIcon } from '../../shared/map/status-icon.ts';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { fetchMapSettings } from '../devices/api.ts';
 import { DEVICES_KEY } from '../devices/query-keys.ts';
 import { fetchGateways, type Gateway, type GatewayStatus } from './api.ts';
@@ -85,14 +86,11 @@ export default function GatewayMap({ onOpen }: { onOpen: (name: string) => void 
         </Row>
       </Row>
       {gateways.isError && (
-        <Alert color="red" title={t('vpnDevices.loadFailed')}>
-          <Row gap="sm">
-            <Text size="sm">{describeError(t, gateways.error)}</Text>
-            <Button size="xs" variant="light" onClick={() => void gateways.refetch()}>
-              {t('common.retry')}
-            </Button>
-          </Row>
-        </Alert>
+        <LoadFailed
+          title={t('vpnDevices.loadFailed')}
+          message={describeError(t, gateways.error)}
+          onRetry={() => void gateways.refetch()}
+        />
       )}
       {unplaced > 0 && (
         <Text size="sm" c="dimmed" data-testid="gateways-unplaced">

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Button, Select, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Select, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
@@ -9,6 +9,7 @@ import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
 import { confirmDanger } from '../../shared/ui/confirm.tsx';
 import { DataTable, type PageRequest, usePageRequest } from '../../shared/ui/DataTable.tsx';
+import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { actionsColumn, RowAction } from '../../shared/ui/RowActions.tsx';
 import { GATEWAYS_KEY } from '../vpn-devices/query-keys.ts';
 import { VpnTabs } from '../vpn-devices/VpnTabs.tsx';
@@ -190,14 +191,11 @@ export default function EndpointsPage() {
         </Text>
       </div>
       {gateways.isError && (
-        <Alert color="red" title={t('vpnEndpoints.gatewaysFailed')}>
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{describeError(t, gateways.error)}</Text>
-            <Button size="xs" variant="light" onClick={() => void gateways.refetch()}>
-              {t('common.retry')}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadFailed
+          title={t('vpnEndpoints.gatewaysFailed')}
+          message={describeError(t, gateways.error)}
+          onRetry={() => void gateways.refetch()}
+        />
       )}
       <DataTable<Endpoint>
         label={t('vpnEndpoints.tableLabel')}

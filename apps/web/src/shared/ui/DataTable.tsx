@@ -1,6 +1,4 @@
 import {
-  Alert,
-  Button,
   Center,
   Checkbox,
   Group,
@@ -22,6 +20,7 @@ import {
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../http/describe.ts';
+import { LoadFailed } from './LoadFailed.tsx';
 
 /** What a server-side list is asked for: the shape of `common.PageQuery`. */
 export type PageRequest = {
@@ -120,14 +119,11 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
         <Group gap="xs">{props.toolbar}</Group>
       </Group>
       {props.query.error !== null && props.query.error !== undefined ? (
-        <Alert color="red" title={t('table.loadFailed')}>
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{describeError(t, props.query.error)}</Text>
-            <Button size="xs" variant="light" onClick={() => void props.query.refetch()}>
-              {t('common.retry')}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadFailed
+          title={t('table.loadFailed')}
+          message={describeError(t, props.query.error)}
+          onRetry={() => void props.query.refetch()}
+        />
       ) : (
         <Table.ScrollContainer minWidth={600} maxHeight="70vh">
           <Table stickyHeader highlightOnHover aria-label={props.label} aria-busy={props.query.isFetching}>

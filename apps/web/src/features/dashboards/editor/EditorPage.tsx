@@ -7,6 +7,7 @@ import { Link, useMatch, useParams, useSearchParams } from 'react-router';
 import { useOrganizationApi } from '../../../app/use-organization-api.ts';
 import { describeError } from '../../../shared/http/describe.ts';
 import { hasStatus } from '../../../shared/http/errors.ts';
+import { LoadFailed } from '../../../shared/ui/LoadFailed.tsx';
 import { type Dashboard, fetchDashboard, fetchVersion } from './api.ts';
 import { DashboardEditor } from './DashboardEditor.tsx';
 import { EDITOR_QUERY_KEY } from './query-keys.ts';
@@ -97,14 +98,12 @@ function ExistingDashboard({ id, version }: { id: string; version: number | unde
   const failed = dashboard.isError ? dashboard : loaded.isError ? loaded : undefined;
   if (failed) {
     return (
-      <Alert color="red" title={t('dashboardEditor.loadFailed')} data-testid="editor-load-failed">
-        <Stack gap="xs" align="flex-start">
-          <Text size="sm">{describeError(t, failed.error)}</Text>
-          <Button size="xs" variant="light" onClick={() => void failed.refetch()}>
-            {t('common.retry')}
-          </Button>
-        </Stack>
-      </Alert>
+      <LoadFailed
+        title={t('dashboardEditor.loadFailed')}
+        message={describeError(t, failed.error)}
+        onRetry={() => void failed.refetch()}
+        testId="editor-load-failed"
+      />
     );
   }
   if (dashboard.data && !canEdit) return <ReadOnly dashboard={dashboard.data} />;

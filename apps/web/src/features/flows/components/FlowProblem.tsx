@@ -1,6 +1,7 @@
-import { Alert, Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
+import { Alert, Button, Center, Loader, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { LoadFailed } from '../../../shared/ui/LoadFailed.tsx';
 import { flowsFailure } from '../messages.ts';
 import type { LoadedFlow } from '../use-flow.ts';
 
@@ -38,20 +39,17 @@ export function FlowProblem({
     );
   }
   return (
-    <Alert color="red" title={t('flows.viewer.loadFailed')} data-testid="flow-error">
-      <Stack gap="xs" align="flex-start">
-        <Text size="sm">{flowsFailure(t, loaded.error)}</Text>
-        <Group gap="xs">
-          <Button size="xs" variant="light" onClick={loaded.retry}>
-            {t('common.retry')}
-          </Button>
-          {listLink && (
-            <Button size="xs" variant="subtle" component={Link} to="/flows">
-              {t('flows.viewer.toList')}
-            </Button>
-          )}
-        </Group>
-      </Stack>
-    </Alert>
+    <LoadFailed
+      title={t('flows.viewer.loadFailed')}
+      message={flowsFailure(t, loaded.error)}
+      onRetry={loaded.retry}
+      testId="flow-error"
+    >
+      {listLink && (
+        <Button size="xs" variant="subtle" component={Link} to="/flows">
+          {t('flows.viewer.toList')}
+        </Button>
+      )}
+    </LoadFailed>
   );
 }

@@ -19,6 +19,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../../app/use-organization-api.ts';
 import { hasStatus } from '../../../shared/http/errors.ts';
+import { LoadFailed } from '../../../shared/ui/LoadFailed.tsx';
 import {
   type Collection,
   collectionKeys,
@@ -145,14 +146,11 @@ function ShareForm({
           <Loader size="sm" aria-label={t('common.loading')} />
         </Center>
       ) : usersFailure ? (
-        <Alert color="red" title={t('flows.share.usersFailed')}>
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{usersFailure}</Text>
-            <Button size="xs" variant="light" onClick={() => void users.refetch()}>
-              {t('common.retry')}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadFailed
+          title={t('flows.share.usersFailed')}
+          message={usersFailure}
+          onRetry={() => void users.refetch()}
+        />
       ) : candidates.length === 0 ? (
         <Text size="sm" c="dimmed" ta="center" p="md" data-testid="share-empty">
           {filter ? t('flows.share.noMatch') : t('flows.share.nobody')}

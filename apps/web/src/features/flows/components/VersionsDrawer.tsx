@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Center, Drawer, Group, Loader, Paper, Stack, Text } from '@mantine/core';
+import { Badge, Button, Center, Drawer, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useOrganizationApi } from '../../../app/use-organization-api.ts';
 import { confirmDanger } from '../../../shared/ui/confirm.tsx';
+import { LoadFailed } from '../../../shared/ui/LoadFailed.tsx';
 import {
   type Collection,
   collectionKeys,
@@ -83,14 +84,11 @@ function VersionList({ collection, item }: { collection: Collection; item: Dashb
   }
   if (versions.isError) {
     return (
-      <Alert color="red" title={t('flows.versions.loadFailed')}>
-        <Stack gap="xs" align="flex-start">
-          <Text size="sm">{flowsFailure(t, versions.error)}</Text>
-          <Button size="xs" variant="light" onClick={() => void versions.refetch()}>
-            {t('common.retry')}
-          </Button>
-        </Stack>
-      </Alert>
+      <LoadFailed
+        title={t('flows.versions.loadFailed')}
+        message={flowsFailure(t, versions.error)}
+        onRetry={() => void versions.refetch()}
+      />
     );
   }
   const list = [...versions.data].sort((a, b) => b.version - a.version);
