@@ -15,7 +15,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
-import { hasStatus } from '../../shared/http/errors.ts';
+import { hasStatus, isNotFound } from '../../shared/http/errors.ts';
 import { confirmDanger } from '../../shared/ui/confirm.tsx';
 import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { ACTION_PERMISSION, ALARM_ACTIONS, type AlarmAction, appliesTo } from './actions.ts';
@@ -57,11 +57,7 @@ export function AlarmDrawer({ alarmId, onClose }: Props) {
       {alarm.isError && (
         <LoadFailed
           title={t('alarms.drawer.loadFailed')}
-          message={
-            hasStatus(alarm.error, 404) || hasStatus(alarm.error, 400)
-              ? t('alarms.drawer.gone')
-              : describeError(t, alarm.error)
-          }
+          message={isNotFound(alarm.error) ? t('alarms.drawer.gone') : describeError(t, alarm.error)}
           onRetry={() => void alarm.refetch()}
         />
       )}

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
-import { hasStatus } from '../../shared/http/errors.ts';
+import { hasStatus, isNotFound } from '../../shared/http/errors.ts';
 import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { type ClientDetail, fetchClient } from './api.ts';
 import { ClientInvoices } from './ClientInvoices.tsx';
@@ -46,11 +46,7 @@ export function ClientDrawer({ clientId, onClose }: Props) {
       {detail.isError && (
         <LoadFailed
           title={t('dealer.drawer.loadFailed')}
-          message={
-            hasStatus(detail.error, 404) || hasStatus(detail.error, 400)
-              ? t('dealer.drawer.gone')
-              : describeError(t, detail.error)
-          }
+          message={isNotFound(detail.error) ? t('dealer.drawer.gone') : describeError(t, detail.error)}
           onRetry={() => void detail.refetch()}
         />
       )}

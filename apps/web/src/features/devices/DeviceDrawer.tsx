@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
-import { hasStatus } from '../../shared/http/errors.ts';
+import { hasStatus, isNotFound } from '../../shared/http/errors.ts';
 import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { type DeviceDetail, fetchDevice } from './api.ts';
 import { DeviceOverview } from './DeviceOverview.tsx';
@@ -42,11 +42,7 @@ export function DeviceDrawer({ deviceId, onClose }: Props) {
       {device.isError && (
         <LoadFailed
           title={t('devices.drawer.loadFailed')}
-          message={
-            hasStatus(device.error, 404) || hasStatus(device.error, 400)
-              ? t('devices.errors.gone')
-              : describeError(t, device.error)
-          }
+          message={isNotFound(device.error) ? t('devices.errors.gone') : describeError(t, device.error)}
           onRetry={() => void device.refetch()}
         />
       )}

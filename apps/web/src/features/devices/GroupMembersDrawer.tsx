@@ -17,7 +17,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
-import { hasStatus } from '../../shared/http/errors.ts';
+import { hasStatus, isNotFound } from '../../shared/http/errors.ts';
 import { DataTable, usePageRequest } from '../../shared/ui/DataTable.tsx';
 import {
   changeGroupMembers,
@@ -133,9 +133,7 @@ export function GroupMembersDrawer({ groupId, onClose }: { groupId: string | nul
       )}
       {group.isError && (
         <Alert color="red" title={t('devices.groups.loadFailed')}>
-          {hasStatus(group.error, 404) || hasStatus(group.error, 400)
-            ? t('devices.groups.gone')
-            : describeError(t, group.error)}
+          {isNotFound(group.error) ? t('devices.groups.gone') : describeError(t, group.error)}
         </Alert>
       )}
       {group.data && (

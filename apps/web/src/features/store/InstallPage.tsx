@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
-import { hasStatus, isHttpError } from '../../shared/http/errors.ts';
+import { hasStatus, isHttpError, isNotFound } from '../../shared/http/errors.ts';
 import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { AuthorizationPanel } from './AuthorizationPanel.tsx';
 import { type CatalogueApp, fetchApp, type InstalledApp, installApp, storeKeys } from './api.ts';
@@ -38,7 +38,7 @@ export default function InstallPage() {
       </Center>
     );
   } else if (app.isError) {
-    const unknown = hasStatus(app.error, 404) || hasStatus(app.error, 400);
+    const unknown = isNotFound(app.error);
     body = (
       <Alert
         color={unknown ? 'yellow' : 'red'}

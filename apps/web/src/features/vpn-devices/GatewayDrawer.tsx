@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
-import { hasStatus } from '../../shared/http/errors.ts';
+import { hasStatus, isNotFound } from '../../shared/http/errors.ts';
 import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { fetchGateway } from './api.ts';
 import { GatewayAccess } from './GatewayAccess.tsx';
@@ -52,9 +52,7 @@ export function GatewayDrawer({ name, onClose }: Props) {
         <LoadFailed
           title={t('vpnDevices.drawer.loadFailed')}
           message={
-            hasStatus(gateway.error, 404) || hasStatus(gateway.error, 400)
-              ? t('vpnDevices.errors.gatewayGone')
-              : describeError(t, gateway.error)
+            isNotFound(gateway.error) ? t('vpnDevices.errors.gatewayGone') : describeError(t, gateway.error)
           }
           onRetry={() => void gateway.refetch()}
         />

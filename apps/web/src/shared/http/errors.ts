@@ -49,3 +49,8 @@ export function isSecurityFailure(error: unknown): boolean {
 export function hasStatus(error: unknown, status: number): boolean {
   return isHttpError(error) && error.kind === 'status' && error.status === status;
 }
+
+/** The thing asked for does not exist: 404, or 400 for an id that cannot be one (a lookup by id answers either). */
+export function isNotFound(error: unknown): boolean {
+  return hasStatus(error, 404) || hasStatus(error, 400);
+}

@@ -2,7 +2,7 @@ import { type DashboardDocument, readDocument } from '@edgeport/dashboard-schema
 import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useOrganizationApi } from '../../../app/use-organization-api.ts';
-import { hasStatus } from '../../../shared/http/errors.ts';
+import { hasStatus, isNotFound } from '../../../shared/http/errors.ts';
 import {
   collectionKeys,
   DASHBOARD_VIEW_KEY,
@@ -27,7 +27,7 @@ export type LoadedDashboard =
   | { state: 'invalid'; dashboard: Dashboard; version: DashboardVersion; errors: string[] }
   | { state: 'ready'; dashboard: Dashboard; version: DashboardVersion; document: DashboardDocument };
 
-const gone = (error: unknown) => hasStatus(error, 404) || hasStatus(error, 400) || hasStatus(error, 403);
+const gone = (error: unknown) => isNotFound(error) || hasStatus(error, 403);
 
 type Read = ReturnType<typeof readDocument<'dashboard'>>;
 const reads = new WeakMap<object, Read>();

@@ -2,7 +2,7 @@ import type { DeviceSlot } from '@edgeport/dashboard-schema';
 import { useQueries } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useOrganizationApi } from '../../../app/use-organization-api.ts';
-import { hasStatus } from '../../../shared/http/errors.ts';
+import { hasStatus, isNotFound } from '../../../shared/http/errors.ts';
 import { DASHBOARD_VIEW_KEY, type Device, fetchDevice, fetchSlotDevices } from '../api.ts';
 import { needsFirstDevice, resolveSlotDevices } from './slots.ts';
 
@@ -67,7 +67,7 @@ export function useSlotDevices(
   others.forEach((id, index) => {
     const detail = details[index];
     if (detail?.data) labels[id] = detail.data.label;
-    if (detail?.isError && (hasStatus(detail.error, 404) || hasStatus(detail.error, 400))) gone.add(id);
+    if (detail?.isError && isNotFound(detail.error)) gone.add(id);
   });
   const unknown: Record<string, boolean> = {};
   const resolved: Record<string, string | undefined> = {};
