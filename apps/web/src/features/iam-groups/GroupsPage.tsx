@@ -2,10 +2,10 @@ import { Alert, Badge, Button, Group as Row, Stack, Text, Title } from '@mantine
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { SectionTabs } from '../../app/routing/section-tabs.tsx';
+import { useSearchParam } from '../../app/routing/use-search-param.ts';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { confirmDanger } from '../../shared/ui/confirm.tsx';
 import { DataTable, usePageRequest } from '../../shared/ui/DataTable.tsx';
@@ -21,8 +21,7 @@ export default function GroupsPage() {
   const { t } = useTranslation();
   const { organization, ability, token } = useOrganizationApi();
   const queryClient = useQueryClient();
-  const [params, setParams] = useSearchParams();
-  const openGroupId = params.get('group');
+  const [openGroupId, openGroup] = useSearchParam('group');
   const [request, setRequest] = usePageRequest({ sort: 'name', order: 'asc' });
   const [editing, setEditing] = useState<Group | 'new' | null>(null);
   const canRead = ability.can('READ', 'usergroups');
@@ -35,16 +34,6 @@ export default function GroupsPage() {
     placeholderData: keepPreviousData,
     enabled: canRead,
   });
-
-  const openGroup = useCallback(
-    (id: string | null) => {
-      const next = new URLSearchParams(params);
-      if (id) next.set('group', id);
-      else next.delete('group');
-      setParams(next, { replace: true });
-    },
-    [params, setParams],
-  );
 
   const columns = useMemo<ColumnDef<Group>[]>(() => {
     const remove = async (group: Group) => {

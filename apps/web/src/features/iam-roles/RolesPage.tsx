@@ -1,7 +1,8 @@
 import { Alert, Button, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { SectionTabs } from '../../app/routing/section-tabs.tsx';
+import { useSearchParam } from '../../app/routing/use-search-param.ts';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { type RoleKind, rolesPathOf } from './api.ts';
 import { RoleEditor } from './RoleEditor.tsx';
@@ -11,13 +12,8 @@ import { RolesTable } from './RolesTable.tsx';
 function RolesOfKind({ kind }: { kind: RoleKind }) {
   const { t } = useTranslation();
   const { ability } = useOrganizationApi();
-  const [params, setParams] = useSearchParams();
-  const roleId = params.get('role');
-  const close = () => {
-    const next = new URLSearchParams(params);
-    next.delete('role');
-    setParams(next, { replace: true });
-  };
+  const [roleId, setRoleId] = useSearchParam('role');
+  const close = () => setRoleId(null);
 
   return (
     <Stack gap="md" p="md" data-testid={`roles-${kind}`}>

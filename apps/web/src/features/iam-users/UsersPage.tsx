@@ -2,11 +2,12 @@ import { Badge, Button, Group as Row, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useSearchParams } from 'react-router';
+import { Navigate } from 'react-router';
 import { currentPortal } from '../../app/portal.ts';
 import { SectionTabs } from '../../app/routing/section-tabs.tsx';
+import { useSearchParam } from '../../app/routing/use-search-param.ts';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { confirmDanger } from '../../shared/ui/confirm.tsx';
 import { DataTable, usePageRequest } from '../../shared/ui/DataTable.tsx';
@@ -34,8 +35,7 @@ function UsersScreen() {
   const { t } = useTranslation();
   const { organization, ability, token } = useOrganizationApi();
   const queryClient = useQueryClient();
-  const [params, setParams] = useSearchParams();
-  const openUserId = params.get('user');
+  const [openUserId, openUser] = useSearchParam('user');
   const [request, setRequest] = usePageRequest({ sort: 'email', order: 'asc' });
   const [inviting, setInviting] = useState(false);
   const me = currentPortal().session.user.username.toLowerCase();
@@ -48,16 +48,6 @@ function UsersScreen() {
     queryFn: async ({ signal }) => fetchUsers(await token(), organization.id, request, signal),
     placeholderData: keepPreviousData,
   });
-
-  const openUser = useCallback(
-    (id: string | null) => {
-      const next = new URLSearchParams(params);
-      if (id) next.set('user', id);
-      else next.delete('user');
-      setParams(next, { replace: true });
-    },
-    [params, setParams],
-  );
 
   const columns = useMemo<ColumnDef<User>[]>(() => {
     const refresh = async () => {

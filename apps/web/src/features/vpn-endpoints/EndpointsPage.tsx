@@ -4,7 +4,8 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import type { ColumnDef } from '@tanstack/react-table';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
+import { useSearchParam } from '../../app/routing/use-search-param.ts';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
 import { confirmDanger } from '../../shared/ui/confirm.tsx';
@@ -33,8 +34,8 @@ export default function EndpointsPage() {
   const { organization, ability, token } = useOrganizationApi();
   const queryClient = useQueryClient();
   const domain = domainOf(organization);
-  const [params, setParams] = useSearchParams();
-  const gatewayFilter = params.get(GATEWAY_PARAM) ?? '';
+  const [gatewayParam, setGatewayParam] = useSearchParam(GATEWAY_PARAM);
+  const gatewayFilter = gatewayParam ?? '';
   const [request, setRequest] = usePageRequest();
   const [creating, setCreating] = useState(false);
   const canCreate = ability.can('CREATE', 'devices');
@@ -59,18 +60,10 @@ export default function EndpointsPage() {
 
   const filterByGateway = useCallback(
     (gateway: string | null) => {
-      setParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          if (gateway) next.set(GATEWAY_PARAM, gateway);
-          else next.delete(GATEWAY_PARAM);
-          return next;
-        },
-        { replace: true },
-      );
+      setGatewayParam(gateway);
       setRequest((current: PageRequest) => ({ ...current, page: 0 }));
     },
-    [setParams, setRequest],
+    [setGatewayParam, setRequest],
   );
 
   const columns = useMemo<ColumnDef<Endpoint>[]>(() => {
