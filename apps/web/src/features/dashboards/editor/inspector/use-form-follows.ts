@@ -13,10 +13,32 @@ type Follows<Source, Values extends FieldValues, Next extends Source> = {
   onCommit: (next: Next) => void;
 };
 
+/** A commit of the form on its way back as the source, with the form's values when it was made. */
+export type OwnCommit<Next, Values> = { next: Next; values: Values };
+
 /**
- * Keeps a form showing its source (undo, redo, a change made elsewhere), except when the change is the form's own
- * commit coming back after the person typed on: the inspector follows the editor's state a moment later (a deferred
- * render, which typing interrupts), so resetting then would wipe what was typed in the next field meanwhile.
+ * Whether a source that reached the form should reset it, and which of the form's own commits are still on their way.
+ * A source that is one of them (the latest, or an earlier one a deferred render still shows) comes back after the
+ * person typed on when the form's values moved since that commit: resetting then would wipe what they typed. Anything
+ * else (undo, redo, a change made elsewhere) resets the form, and no commit is awaited any more.
+ */
+export function followSource<Next, Values>(
+  pending: readonly OwnCommit<Next, Values>[],
+  source: unknown,
+  values: Values,
+): { reset: boolean; pending: OwnCommit<Next, Values>[] } {
+  const at = pending.findIndex((commit) => sameJson(commit.next, source));
+  const own = pending[at];
+  if (!own) return { reset: true, pending: [] };
+  const rest = pending.slice(at + 1);
+  return { reset: rest.length === 0 && sameJson(own.values, values), pending: rest };
+}
+
+/**
+ * Keeps a form showing its source (undo, redo, a change made elsewhere), except when the change is one of the form's
+ * own commits coming back after the person typed on: the inspector follows the editor's state a moment later (a
+ * deferred render, which typing interrupts, and which may show an earlier commit than the last), so resetting then
+ * would wipe what was typed in the next field meanwhile.
  *
  * Returns `commit(next)`: the form hands on `next` through it (to `onCommit`), noting it as its own.
  */
@@ -27,19 +49,18 @@ export function useFormFollows<Source, Values extends FieldValues, Next extends 
   onReset,
   onCommit,
 }: Follows<Source, Values, Next>): (next: Next) => void {
-  const own = useRef<{ next: Next; values: Values } | null>(null);
+  const pending = useRef<OwnCommit<Next, Values>[]>([]);
   const follow = useStableCallback((current: Source) => {
-    const last = own.current;
-    own.current = null;
-    const typedSince = last !== null && !sameJson(last.values, form.getValues());
-    if (last && sameJson(last.next, current) && typedSince) return;
+    const decision = followSource(pending.current, current, form.getValues());
+    pending.current = decision.pending;
+    if (!decision.reset) return;
     form.reset(toValues(current));
     onReset();
   });
   useEffect(() => follow(source), [source, follow]);
   return useStableCallback((next: Next) => {
     // A deep copy: the form changes its values object in place as the person types.
-    own.current = { next, values: structuredClone(form.getValues()) };
+    pending.current = [...pending.current, { next, values: structuredClone(form.getValues()) }];
     onCommit(next);
   });
 }
