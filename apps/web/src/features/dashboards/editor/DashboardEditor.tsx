@@ -251,14 +251,16 @@ export function DashboardEditor({ session, initialDocument }: Props) {
             <Palette onAdd={addWidget} onInsert={insert} />
           </Stack>
         </Box>
-        <div className={classes.canvasScroll}>
-          <CanvasHost
-            store={store}
-            runtime={runtime}
-            commands={commands}
-            stepping={stepping}
-            onSelectPage={selectPage}
-          />
+        <div className={classes.canvasPane}>
+          <div className={classes.canvasScroll}>
+            <CanvasHost
+              store={store}
+              runtime={runtime}
+              commands={commands}
+              stepping={stepping}
+              onSelectPage={selectPage}
+            />
+          </div>
         </div>
         <InspectorHost
           store={store}
