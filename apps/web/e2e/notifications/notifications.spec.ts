@@ -115,6 +115,9 @@ test('an administrator sets the channels, creates a notification rule with an e-
     await emails.press('Enter');
     await webhooks.fill(hook);
     await webhooks.press('Enter');
+    // Severities picked in any order are kept the most severe first.
+    await dialog.getByRole('checkbox', { name: 'Major' }).check();
+    await dialog.getByRole('checkbox', { name: 'Critical' }).check();
     await dialog.getByRole('button', { name: 'Create rule' }).click();
     await expect(page.getByText('Notification rule Boiler alarms created.')).toBeVisible();
     await expect(dialog).toBeHidden();
@@ -124,6 +127,7 @@ test('an administrator sets the channels, creates a notification rule with an e-
       .filter({ hasText: 'Boiler alarms' });
     await expect(ruleRow.getByTestId('recipient-counts')).toHaveText('1 address · 1 webhook');
     await expect(ruleRow).toContainText('Raised');
+    await expect(ruleRow.locator('[data-severity]')).toHaveText(['Critical', 'Major']);
 
     // A trigger: when the temperature of any boiler exceeds 90, notify through the rule.
     await open(page, '/trigger');

@@ -1,15 +1,10 @@
+import { alarms } from '@edgeport/contract';
 import type { Severity, SeverityCounts } from './types.ts';
 
 export type { Severity };
 
 /** From the most to the least severe (the contract's order). */
-export const SEVERITIES = [
-  'CRITICAL',
-  'MAJOR',
-  'MINOR',
-  'WARNING',
-  'INFO',
-] as const satisfies readonly Severity[];
+export const SEVERITIES: readonly Severity[] = alarms.SEVERITIES;
 
 /** One colour per severity, the same on every chip, badge and count (Mantine colour names). */
 export const SEVERITY_COLOR: Record<Severity, string> = {

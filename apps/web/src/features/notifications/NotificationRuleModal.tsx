@@ -44,9 +44,9 @@ import {
   type RuleProblem,
   ruleProblems,
   ruleToValues,
-  SEVERITY_ORDER,
   valuesToInput,
 } from './rule-form.ts';
+import { SeverityCheckboxes } from './SeverityCheckboxes.tsx';
 
 type Props = { opened: boolean; rule: NotificationRule | null; readOnly: boolean; onClose: () => void };
 
@@ -208,22 +208,12 @@ function RuleForm({ rule, readOnly, onClose }: Omit<Props, 'opened'>) {
             control={form.control}
             name="severities"
             render={({ field }) => (
-              <Checkbox.Group
+              <SeverityCheckboxes
                 label={t('notificationRules.form.severities')}
                 description={t('notificationRules.form.severitiesHint')}
                 value={field.value}
                 onChange={field.onChange}
-              >
-                <Group gap="md" mt={4}>
-                  {SEVERITY_ORDER.map((severity) => (
-                    <Checkbox
-                      key={severity}
-                      value={severity}
-                      label={t(`notificationRules.severities.${severity}`)}
-                    />
-                  ))}
-                </Group>
-              </Checkbox.Group>
+              />
             )}
           />
           <Controller

@@ -1,3 +1,4 @@
+import { SEVERITIES } from '../alarms/severity.ts';
 import type { NotificationInput, NotificationRule } from './api.ts';
 
 export type Language = NonNullable<NotificationRule['language']>;
@@ -14,7 +15,6 @@ export const NOTIFIED_EVENTS: readonly NotifiedEvent[] = [
   'CONDITION_CLEARED',
   'CLEARED',
 ];
-export const SEVERITY_ORDER: readonly Severity[] = ['CRITICAL', 'MAJOR', 'MINOR', 'WARNING', 'INFO'];
 
 /** The contract's bounds, checked in the form before the server checks them again. */
 export const RULE_LIMITS = {
@@ -66,7 +66,7 @@ export function ruleToValues(rule: NotificationRule): RuleFormValues {
     enabled: rule.enabled,
     language: rule.language ?? '',
     alarmEvents: inOrder(rule.source.alarmEvents, NOTIFIED_EVENTS),
-    severities: inOrder(rule.source.severities, SEVERITY_ORDER),
+    severities: inOrder(rule.source.severities, SEVERITIES),
     alarmRuleIds: [...rule.source.alarmRuleIds],
     userIds: [...rule.recipients.userIds],
     groupIds: [...rule.recipients.groupIds],
@@ -83,7 +83,7 @@ export function valuesToInput(values: RuleFormValues): NotificationInput {
     language: values.language === '' ? null : values.language,
     source: {
       alarmEvents: inOrder(unique(values.alarmEvents), NOTIFIED_EVENTS),
-      severities: inOrder(unique(values.severities), SEVERITY_ORDER),
+      severities: inOrder(unique(values.severities), SEVERITIES),
       alarmRuleIds: unique(values.alarmRuleIds),
     },
     recipients: {

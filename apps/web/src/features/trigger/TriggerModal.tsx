@@ -24,10 +24,12 @@ import { Controller, type UseFormReturn, useForm, useWatch } from 'react-hook-fo
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { isHttpError } from '../../shared/http/errors.ts';
+import { SEVERITIES } from '../alarms/severity.ts';
 import { fetchAlarmRuleOptions, fetchRules, RULES_KEY } from '../notifications/api.ts';
 import { FailureAlert } from '../notifications/FailureAlert.tsx';
 import { type FailureText, failureText, isWebhookRefusal } from '../notifications/failure.ts';
 import { withChosen } from '../notifications/options.ts';
+import { SeverityCheckboxes } from '../notifications/SeverityCheckboxes.tsx';
 import {
   createTrigger,
   type DeviceOption,
@@ -43,7 +45,6 @@ import {
   COMPARISONS,
   CONDITION_KINDS,
   emptyTriggerValues,
-  SEVERITIES,
   TRIGGER_EVENTS,
   TRIGGER_LIMITS,
   type TriggerField,
@@ -328,6 +329,44 @@ function typeOfPath(paths: PathOption[], path: string): ValueType | undefined {
   return found.type === 'integer' ? 'number' : found.type;
 }
 
+/** A value's path, suggested from the device's model: picking a known path sets the value's type to the path's. */
+function PathField({
+  form,
+  prefix,
+  paths,
+  placeholder,
+  problem,
+}: {
+  form: UseFormReturn<TriggerFormValues>;
+  prefix: 'data' | 'write';
+  paths: PathOption[];
+  placeholder: string;
+  problem: string | undefined;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Controller
+      control={form.control}
+      name={`${prefix}.path`}
+      render={({ field }) => (
+        <Autocomplete
+          label={t('triggers.form.path')}
+          placeholder={placeholder}
+          required
+          data={[...new Set(paths.map((option) => option.path))]}
+          value={field.value}
+          onChange={(value) => {
+            field.onChange(value);
+            const type = typeOfPath(paths, value);
+            if (type) form.setValue(`${prefix}.valueType`, type);
+          }}
+          error={problem}
+        />
+      )}
+    />
+  );
+}
+
 function DataCondition({ form, pickers, problem, readOnly }: SectionProps) {
   const { t } = useTranslation();
   const deviceId = useWatch({ control: form.control, name: 'data.deviceId' });
@@ -353,24 +392,12 @@ function DataCondition({ form, pickers, problem, readOnly }: SectionProps) {
         )}
       />
       <Group grow align="flex-start">
-        <Controller
-          control={form.control}
-          name="data.path"
-          render={({ field }) => (
-            <Autocomplete
-              label={t('triggers.form.path')}
-              placeholder="/motor/speed"
-              required
-              data={[...new Set(paths.map((option) => option.path))]}
-              value={field.value}
-              onChange={(value) => {
-                field.onChange(value);
-                const type = typeOfPath(paths, value);
-                if (type) form.setValue('data.valueType', type);
-              }}
-              error={problem('data.path')}
-            />
-          )}
+        <PathField
+          form={form}
+          prefix="data"
+          paths={paths}
+          placeholder="/motor/speed"
+          problem={problem('data.path')}
         />
         <Controller
           control={form.control}
@@ -415,22 +442,12 @@ function AlarmCondition({ form, pickers, readOnly }: Omit<SectionProps, 'problem
         control={form.control}
         name="alarm.severities"
         render={({ field }) => (
-          <Checkbox.Group
+          <SeverityCheckboxes
             label={t('triggers.form.severities')}
             description={t('triggers.form.severitiesHint')}
             value={field.value}
             onChange={field.onChange}
-          >
-            <Group gap="md" mt={4}>
-              {SEVERITIES.map((severity) => (
-                <Checkbox
-                  key={severity}
-                  value={severity}
-                  label={t(`notificationRules.severities.${severity}`)}
-                />
-              ))}
-            </Group>
-          </Checkbox.Group>
+          />
         )}
       />
       <Controller
@@ -485,24 +502,12 @@ function WriteAction({ form, pickers, problem, readOnly }: SectionProps) {
           />
         )}
       />
-      <Controller
-        control={form.control}
-        name="write.path"
-        render={({ field }) => (
-          <Autocomplete
-            label={t('triggers.form.path')}
-            placeholder="/motor/target"
-            required
-            data={[...new Set(paths.map((option) => option.path))]}
-            value={field.value}
-            onChange={(value) => {
-              field.onChange(value);
-              const type = typeOfPath(paths, value);
-              if (type) form.setValue('write.valueType', type);
-            }}
-            error={problem('write.path')}
-          />
-        )}
+      <PathField
+        form={form}
+        prefix="write"
+        paths={paths}
+        placeholder="/motor/target"
+        problem={problem('write.path')}
       />
       <ValueFields form={form} prefix="write" valueType={valueType} problem={problem('write.value')} />
     </Stack>

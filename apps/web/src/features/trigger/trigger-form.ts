@@ -1,3 +1,4 @@
+import { SEVERITIES } from '../alarms/severity.ts';
 import { webhookProblem } from '../notifications/rule-form.ts';
 import type { Trigger, TriggerInput } from './api.ts';
 
@@ -23,7 +24,6 @@ export const TRIGGER_EVENTS: readonly AlarmEventKind[] = [
   'CLEARED',
   'CLOSED',
 ];
-export const SEVERITIES: readonly Severity[] = ['CRITICAL', 'MAJOR', 'MINOR', 'WARNING', 'INFO'];
 export const CONDITION_KINDS: readonly ConditionKind[] = ['data', 'alarm'];
 export const ACTION_KINDS: readonly ActionKind[] = ['notify', 'webhook', 'write', 'alarm'];
 

@@ -1,3 +1,4 @@
+import { alarms } from '@edgeport/contract';
 import L from 'leaflet';
 import classes from './status-icon.module.css';
 
@@ -28,7 +29,7 @@ export function statusIcon(status: string): L.DivIcon {
   return dotIcon('status', key, 18);
 }
 
-const SEVERITIES: readonly string[] = ['CRITICAL', 'MAJOR', 'MINOR', 'WARNING', 'INFO'];
+const SEVERITIES: readonly string[] = alarms.SEVERITIES;
 
 /** The marker of a device in the colour of its most severe open alarm (CRITICAL, MAJOR, MINOR, WARNING or INFO). */
 export function severityIcon(severity: string): L.DivIcon {
