@@ -79,9 +79,10 @@ test.describe('status notices (spec 2/4)', () => {
     const times = (await page.evaluate('window.noticeTimes')) as number[];
     expect(times).toHaveLength(3);
     const [first = 0, second = 0, third = 0] = times;
-    // Scheduled 200 ms apart (exactly so in scheduler.test.ts with fake timers); rendering adds some jitter here.
+    // Each frame is on screen within its timer's task, and the next one's timer starts from then: never closer than
+    // 200 ms (less the clock's millisecond), later when the page is busy.
     for (const gap of [second - first, third - second]) {
-      expect(gap).toBeGreaterThanOrEqual(120);
+      expect(gap).toBeGreaterThanOrEqual(195);
       expect(gap).toBeLessThan(600);
     }
   });

@@ -1,6 +1,7 @@
 import { Badge, CloseButton, Group, Paper, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { fetchStatusNotices, type StatusNotice } from './api.ts';
 import { dismissedNotices, rememberDismissed } from './dismissed.ts';
@@ -17,7 +18,8 @@ function useStatusNotices() {
       scheduleStatusNotices({
         load: fetchStatusNotices,
         isDismissed: (id) => dismissedNotices().has(id),
-        show: (notice) => setNotices((shown) => [...shown, notice]),
+        // On screen before the timer's task ends: the next one is counted from when this one appeared.
+        show: (notice) => flushSync(() => setNotices((shown) => [...shown, notice])),
         withdraw: (id) => setNotices((shown) => shown.filter((notice) => notice.id !== id)),
       }),
     [],

@@ -66,6 +66,24 @@ describe('status notice scheduling (spec 4/9)', () => {
     expect(shown).toEqual(['a', 'b']);
   });
 
+  it('never shows a notice that left the feed while it was still waiting for its turn', async () => {
+    const responses = [[notice('a'), notice('b')], [notice('a')]];
+    const shown: string[] = [];
+    const stop = scheduleStatusNotices({
+      load: async () => responses.shift() ?? [],
+      isDismissed: () => false,
+      show: (item) => shown.push(item.id),
+      withdraw: () => {},
+      intervalMs: 1_000,
+      staggerMs: 5_000,
+    });
+    await settle();
+    expect(shown).toEqual(['a']);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(shown).toEqual(['a']);
+    stop();
+  });
+
   it('never shows a dismissed notice', async () => {
     const { shown } = setup([[notice('a'), notice('b')]], new Set(['a']));
     await vi.advanceTimersByTimeAsync(1000);

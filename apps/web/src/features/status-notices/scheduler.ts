@@ -16,14 +16,31 @@ export type NoticeSchedulerOptions = {
 };
 
 /**
- * Polls the feed now and then every interval; every notice not dismissed and not on screen yet is shown, the new
- * ones of one poll staggered. Failed polls are only logged: the next poll tries again. Returns the stop function.
+ * Polls the feed now and then every interval; every notice not dismissed and not on screen yet is shown, one after
+ * another. Failed polls are only logged: the next poll tries again. Returns the stop function.
  */
 export function scheduleStatusNotices(options: NoticeSchedulerOptions): () => void {
   const { intervalMs = STATUS_POLL_INTERVAL_MS, staggerMs = NOTICE_STAGGER_MS } = options;
   const onScreen = new Set<string>();
-  const pending = new Set<ReturnType<typeof setTimeout>>();
+  let queue: StatusNotice[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let lastShown = Number.NEGATIVE_INFINITY;
   let stopped = false;
+
+  // Each notice comes staggerMs after the one before it came: a timer that fired late (a busy page) never brings the
+  // next one closer.
+  const showNext = () => {
+    timer = undefined;
+    const next = queue.shift();
+    if (!next || stopped) return;
+    options.show(next);
+    lastShown = Date.now();
+    showLater();
+  };
+  const showLater = () => {
+    if (timer !== undefined || queue.length === 0) return;
+    timer = setTimeout(showNext, Math.max(0, lastShown + staggerMs - Date.now()));
+  };
 
   const poll = async () => {
     let notices: StatusNotice[];
@@ -41,15 +58,13 @@ export function scheduleStatusNotices(options: NoticeSchedulerOptions): () => vo
         options.withdraw(id);
       }
     }
+    queue = queue.filter((notice) => inFeed.has(notice.id));
     const fresh = notices.filter((notice) => !onScreen.has(notice.id) && !options.isDismissed(notice.id));
-    fresh.forEach((notice, index) => {
+    for (const notice of fresh) {
       onScreen.add(notice.id);
-      const timer = setTimeout(() => {
-        pending.delete(timer);
-        if (!stopped) options.show(notice);
-      }, index * staggerMs);
-      pending.add(timer);
-    });
+      queue.push(notice);
+    }
+    showLater();
   };
 
   void poll();
@@ -57,7 +72,7 @@ export function scheduleStatusNotices(options: NoticeSchedulerOptions): () => vo
   return () => {
     stopped = true;
     clearInterval(interval);
-    for (const timer of pending) clearTimeout(timer);
-    pending.clear();
+    clearTimeout(timer);
+    queue = [];
   };
 }
