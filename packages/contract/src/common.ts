@@ -57,3 +57,5 @@ export function Paged<Item extends TSchema>(item: Item) {
     pageSize: Type.Integer(),
   });
 }
+/** What `Paged(item)` sends, with the items as the server holds them. */
+export type PageOf<Item> = Omit<Static<ReturnType<typeof Paged>>, 'items'> & { items: Item[] };

@@ -22,15 +22,12 @@ export function pageWindow(query: common.PageQuery): PageWindow {
   return { page, pageSize, offset: page * pageSize };
 }
 
-/** One page of a list and the total number of matching rows (the contract's `Paged`). */
-export type Page<Item> = { items: Item[]; total: number; page: number; pageSize: number };
-
 /** The page `rows` (already limited to `window`) and the number of all matching rows, queried together. */
 export async function fetchPage<Row>(
   window: PageWindow,
   rows: PromiseLike<Row[]>,
   counted: PromiseLike<{ total: number }[]>,
-): Promise<Page<Row>> {
+): Promise<common.PageOf<Row>> {
   const [items, [row]] = await Promise.all([rows, counted]);
   return { items, total: row?.total ?? 0, page: window.page, pageSize: window.pageSize };
 }

@@ -1,4 +1,4 @@
-import type { core } from '@edgeport/contract';
+import type { common, core } from '@edgeport/contract';
 import { ACTIONS, buildAbility, isAction, isResourceType, RESOURCE_TYPES } from '@edgeport/permissions';
 import type { Db } from '../../../db/index.ts';
 import { pageWindow, sortKey } from '../../../db/paging.ts';
@@ -407,7 +407,7 @@ export const CATALOGUE_PAGE_SIZE = 500;
 export async function listApplicationPermissions(
   db: Db,
   query: { page?: number; pageSize?: number },
-): Promise<{ items: core.ApplicationPermission[]; total: number; page: number; pageSize: number }> {
+): Promise<common.PageOf<core.ApplicationPermission>> {
   await ensureCatalogue(db);
   const page = query.page ?? 0;
   const pageSize = Math.min(query.pageSize ?? CATALOGUE_PAGE_SIZE, CATALOGUE_PAGE_SIZE);
