@@ -12,7 +12,7 @@ export default function AlarmsHistoryPage() {
   return (
     <Stack gap="md" data-testid="alarms-history-page">
       <AlarmsTabs />
-      <Title order={2} size="h3">
+      <Title order={1} size="h3">
         {t('alarms.historyTitle')}
       </Title>
       <AlarmsTable mode="history" onOpenAlarm={openAlarm} />

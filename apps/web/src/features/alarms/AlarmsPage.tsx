@@ -22,7 +22,7 @@ export default function AlarmsPage() {
     <Stack gap="md" data-testid="alarms-page">
       <AlarmsTabs />
       <Row justify="space-between" wrap="wrap">
-        <Title order={2} size="h3">
+        <Title order={1} size="h3">
           {t('alarms.title')}
         </Title>
         {canManageRules && (

@@ -110,7 +110,7 @@ export default function ModelsPage() {
     <Stack gap="md" data-testid="models-page">
       <DevicesTabs />
       <Stack gap={2}>
-        <Title order={2} size="h3">
+        <Title order={1} size="h3">
           {t('dataModels.models.title')}
         </Title>
         <Text size="sm" c="dimmed">

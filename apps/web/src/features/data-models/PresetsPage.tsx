@@ -113,7 +113,7 @@ export default function PresetsPage() {
     <Stack gap="md" data-testid="presets-page">
       <DevicesTabs />
       <Stack gap={2}>
-        <Title order={2} size="h3">
+        <Title order={1} size="h3">
           {t('dataModels.presets.heading')}
         </Title>
         <Text size="sm" c="dimmed">

@@ -32,7 +32,7 @@ export default function DeviceMapPage() {
 
   return (
     <Stack gap="md" data-testid="device-map-page">
-      <Title order={2} size="h3">
+      <Title order={1} size="h3">
         {t('deviceMap.title')}
       </Title>
       {ready && <DeviceMap key={focusId ?? 'all'} onOpenDevice={openDevice} focus={focus} />}

@@ -115,7 +115,7 @@ export default function DeviceGroupsPage() {
   return (
     <Stack gap="md" data-testid="device-groups-page">
       <DevicesTabs />
-      <Title order={2} size="h3">
+      <Title order={1} size="h3">
         {t('devices.groups.title')}
       </Title>
       <DataTable<DeviceGroup>

@@ -26,7 +26,7 @@ export default function DevicesPage() {
     <Stack gap="md" data-testid="devices-page">
       <DevicesTabs />
       <Row justify="space-between" wrap="wrap">
-        <Title order={2} size="h3">
+        <Title order={1} size="h3">
           {t('devices.title')}
         </Title>
         <SegmentedControl

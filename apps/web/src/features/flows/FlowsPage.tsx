@@ -43,7 +43,7 @@ export default function FlowsPage() {
         ]}
       />
       <Stack gap={4}>
-        <Title order={2} size="h3">
+        <Title order={1} size="h3">
           {t(TITLE_KEY[collection])}
         </Title>
         <Text size="sm" c="dimmed">

@@ -187,7 +187,7 @@ function UsersScreen() {
   return (
     <Stack gap="md" data-testid="users-page">
       <SectionTabs section="permission" />
-      <Title order={2} size="h3">
+      <Title order={1} size="h3">
         {t('iamUsers.title')}
       </Title>
       <DataTable<User>

@@ -202,7 +202,7 @@ export default function ApplicationsPage() {
     <Stack gap="md" data-testid="vpn-applications-page">
       <VpnTabs />
       <div>
-        <Title order={2} size="h3">
+        <Title order={1} size="h3">
           {t('vpnApplications.title')}
         </Title>
         <Text size="sm" c="dimmed">

@@ -156,7 +156,7 @@ export default function ProfilesPage() {
     <Stack gap="md" data-testid="vpn-profiles-page">
       <VpnTabs />
       <div>
-        <Title order={2} size="h3">
+        <Title order={1} size="h3">
           {t('vpnApplications.profiles.title')}
         </Title>
         <Text size="sm" c="dimmed">

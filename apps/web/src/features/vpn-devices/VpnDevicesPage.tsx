@@ -24,7 +24,7 @@ export default function VpnDevicesPage() {
     <Stack gap="md" data-testid="vpn-devices-page">
       <VpnTabs />
       <Row justify="space-between" wrap="wrap">
-        <Title order={2} size="h3">
+        <Title order={1} size="h3">
           {t('vpnDevices.title')}
         </Title>
         <SegmentedControl

@@ -176,7 +176,7 @@ export default function EndpointsPage() {
     <Stack gap="md" data-testid="vpn-endpoints-page">
       <VpnTabs />
       <div>
-        <Title order={2} size="h3">
+        <Title order={1} size="h3">
           {t('vpnEndpoints.title')}
         </Title>
         <Text size="sm" c="dimmed">

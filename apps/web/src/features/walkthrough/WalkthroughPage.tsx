@@ -37,7 +37,9 @@ export default function WalkthroughPage() {
   return (
     <Stack gap="lg" p="md">
       <Stack gap={4}>
-        <Title order={2}>{t('walkthrough.title')}</Title>
+        <Title order={1} size="h2">
+          {t('walkthrough.title')}
+        </Title>
         <Text c="dimmed" size="sm">
           {t('walkthrough.intro')}
         </Text>

@@ -142,7 +142,7 @@ const ToolbarTitle = memo(function ToolbarTitle({
   const { t } = useTranslation();
   return (
     <Group gap="xs" wrap="nowrap" miw={0}>
-      <Title order={2} size="h4" lineClamp={1} data-testid="editor-dashboard-name">
+      <Title order={1} size="h4" lineClamp={1} data-testid="editor-dashboard-name">
         {name}
       </Title>
       {version !== undefined && (

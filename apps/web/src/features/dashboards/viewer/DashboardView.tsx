@@ -33,8 +33,8 @@ export type DashboardViewProps = {
   slotDevices?: Readonly<Record<string, string | undefined>>;
   /** A device picked in a slot's picker (null: none). Without it the view keeps the choice itself. */
   onSlotChange?: (slot: string, deviceId: string | null) => void;
-  /** Heading level of the dashboard's name: 2 on its own page (default), 3 inside another page (a flow). */
-  titleOrder?: 2 | 3;
+  /** Heading level of the dashboard's name: 1 on its own page (default), 2 inside another page (a flow). */
+  titleOrder?: 1 | 2;
   /** The page to open first (a remembered one); the root page when absent or unknown. */
   initialPageId?: string;
   /** The page shown changed (tabs or a navigate action). */
@@ -133,7 +133,7 @@ function LoadedDashboard({
   document,
   slotDevices,
   onSlotChange,
-  titleOrder = 2,
+  titleOrder = 1,
   initialPageId,
   onPageChange,
   headerActions,
@@ -191,7 +191,7 @@ function LoadedDashboard({
       <Stack gap="sm">
         <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
           <Group gap="xs" align="center" miw={0}>
-            <Title order={titleOrder} size={titleOrder === 2 ? 'h3' : 'h4'} data-testid="dashboard-name">
+            <Title order={titleOrder} size={titleOrder === 1 ? 'h3' : 'h4'} data-testid="dashboard-name">
               {dashboard.name}
             </Title>
             {!version.current && (

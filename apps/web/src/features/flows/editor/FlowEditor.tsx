@@ -407,7 +407,7 @@ function EditorHeader({
   return (
     <Group justify="space-between" align="flex-end" wrap="wrap">
       <Stack gap={0}>
-        <Title order={2} size="h3">
+        <Title order={1} size="h3">
           {t('flows.editor.title', { name })}
         </Title>
         <Text size="sm" c="dimmed">

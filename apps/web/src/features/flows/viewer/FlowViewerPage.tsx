@@ -78,7 +78,7 @@ function FlowView({ flowId, entryId, version }: { flowId: string; entryId?: stri
       </Breadcrumbs>
       <Group justify="space-between" align="flex-end">
         <Stack gap={2}>
-          <Title order={2} size="h3">
+          <Title order={1} size="h3">
             {entry ? entry.alias : flow.name}
           </Title>
           {version !== undefined && version !== flow.currentVersion && (
@@ -217,7 +217,7 @@ function EntryDashboard({
           version={version}
           slotDevices={slotDevices}
           onSlotChange={onSlotChange}
-          titleOrder={3}
+          titleOrder={2}
         />
       </Suspense>
     </div>
@@ -233,7 +233,7 @@ function NestedFlow({ flowId }: { flowId: string }) {
   return (
     <Stack gap="sm" data-testid="flow-nested" data-flow-id={flowId}>
       <Group justify="space-between">
-        <Title order={3} size="h4">
+        <Title order={2} size="h4">
           {loaded.flow.name}
         </Title>
         <Anchor component={Link} to={entryPath(flowId, undefined)}>
