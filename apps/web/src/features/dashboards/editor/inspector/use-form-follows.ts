@@ -20,18 +20,22 @@ export type OwnCommit<Next, Values> = { next: Next; values: Values };
  * Whether a source that reached the form should reset it, and which of the form's own commits are still on their way.
  * A source that is one of them (the latest, or an earlier one a deferred render still shows) comes back after the
  * person typed on when the form's values moved since that commit: resetting then would wipe what they typed. Anything
- * else (undo, redo, a change made elsewhere) resets the form, and no commit is awaited any more.
+ * else (undo, redo, a change made elsewhere) resets the form, and no commit is awaited any more. A form that already
+ * shows the source's values (`sourceValues`) is never reset: a reset re-mounts a field array's rows, which would take
+ * the focus, and close a list, that the person has meanwhile moved on to.
  */
 export function followSource<Next, Values>(
   pending: readonly OwnCommit<Next, Values>[],
   source: unknown,
   values: Values,
+  sourceValues: Values,
 ): { reset: boolean; pending: OwnCommit<Next, Values>[] } {
   const at = pending.findIndex((commit) => sameJson(commit.next, source));
   const own = pending[at];
-  if (!own) return { reset: true, pending: [] };
-  const rest = pending.slice(at + 1);
-  return { reset: rest.length === 0 && sameJson(own.values, values), pending: rest };
+  const rest = own ? pending.slice(at + 1) : [];
+  const shows = sameJson(sourceValues, values);
+  if (!own) return { reset: !shows, pending: rest };
+  return { reset: !shows && rest.length === 0 && sameJson(own.values, values), pending: rest };
 }
 
 /**
@@ -51,10 +55,11 @@ export function useFormFollows<Source, Values extends FieldValues, Next extends 
 }: Follows<Source, Values, Next>): (next: Next) => void {
   const pending = useRef<OwnCommit<Next, Values>[]>([]);
   const follow = useStableCallback((current: Source) => {
-    const decision = followSource(pending.current, current, form.getValues());
+    const sourceValues = toValues(current);
+    const decision = followSource(pending.current, current, form.getValues(), sourceValues);
     pending.current = decision.pending;
     if (!decision.reset) return;
-    form.reset(toValues(current));
+    form.reset(sourceValues);
     onReset();
   });
   useEffect(() => follow(source), [source, follow]);
