@@ -45,7 +45,10 @@ describe('followSource', () => {
 
   it('does not go back to an earlier commit of its own that a deferred render still shows, and awaits the later one', () => {
     // The name was committed, then the label; the inspector first shows the state after the name only.
-    expect(follow([named, labelled], named.next, labelled.values)).toEqual({ reset: false, pending: [labelled] });
+    expect(follow([named, labelled], named.next, labelled.values)).toEqual({
+      reset: false,
+      pending: [labelled],
+    });
     expect(follow([labelled], labelled.next, labelled.values)).toEqual({ reset: false, pending: [] });
   });
 
