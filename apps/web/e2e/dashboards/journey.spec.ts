@@ -93,8 +93,9 @@ test('a two-page dashboard on a device slot: live values, device switch, copy an
     await signInAs(page, tenant, 'designer', '/flows/dashboards');
     await page.getByTestId('new-dashboard').click();
     await expect(page.getByTestId('editor-empty')).toBeVisible();
-    // On a CPU six times slower, the inspector follows the editor late (a deferred render): its forms must not reset
-    // themselves to their own commits coming back, which took the focus from, and closed, the list chosen next.
+    // On a CPU six times slower the inspector follows the editor late (a deferred render). Its forms must not reset
+    // themselves to their own commits coming back (that took the focus from, and closed, the list chosen next), and
+    // the title's commit must not undo the binding chosen just before it.
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
     await page.getByTestId('slot-add').click();
@@ -107,9 +108,9 @@ test('a two-page dashboard on a device slot: live values, device switch, copy an
     await addFromPalette(page, 'value');
     await choose(page, 'binding-source', 'Press (press)');
     await choose(page, 'binding-path', /\/press\/temperature/);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     await page.getByTestId('inspector-title').fill('Temperature');
     await page.getByTestId('inspector-title').press('Enter');
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     // The editor already shows the first press's live value.
     await expect(canvasWidgets(page).first().getByTestId('widget-value')).toHaveText(/^61(\.0)? °C$/, {
       timeout: 20_000,

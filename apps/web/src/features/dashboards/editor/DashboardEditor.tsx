@@ -25,6 +25,7 @@ import { Canvas } from './Canvas.tsx';
 import { EditorToolbar } from './EditorToolbar.tsx';
 import classes from './editor.module.css';
 import { Inspector } from './inspector/Inspector.tsx';
+import { rebaseEdit } from './inspector/rebase-edit.ts';
 import { type PageSummary, PagesPanel, samePages } from './PagesPanel.tsx';
 import { Palette } from './Palette.tsx';
 import { EDITOR_QUERY_KEY } from './query-keys.ts';
@@ -458,7 +459,13 @@ const InspectorHost = memo(function InspectorHost({
     () => page?.widgets.filter((widget) => inspected.selection.includes(widget.id)) ?? [],
     [page, inspected.selection],
   );
-  const updateWidget = useCallback((next: Widget) => commands.updateWidget(next.id, () => next), [commands]);
+  // The inspector's edits are made on what it shows, which may be a step behind the editor: only what they changed
+  // is applied, so a change made meanwhile (a binding chosen just before a title is committed) is kept.
+  const updateWidget = useCallback(
+    (base: Widget, next: Widget) =>
+      commands.updateWidget(next.id, (current) => rebaseEdit(base, next, current)),
+    [commands],
+  );
   const pageId = page?.id;
   const renamePage = useCallback(
     (title: string) => {

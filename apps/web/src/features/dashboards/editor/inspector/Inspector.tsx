@@ -12,7 +12,7 @@ type Props = {
   selected: readonly Widget[];
   dashboardId: string | undefined;
   showJson: boolean;
-  onUpdateWidget: (next: Widget) => void;
+  onUpdateWidget: (base: Widget, next: Widget) => void;
   onRenamePage: (title: string) => void;
   onSlots: (slots: DeviceSlot[]) => void;
   onVariables: (variables: Variable[]) => void;

@@ -34,7 +34,8 @@ type Props = {
   widget: Widget;
   document: DashboardDocument;
   dashboardId: string | undefined;
-  onUpdate: (next: Widget) => void;
+  /** An edit: `next` made from `base`, the widget as shown (the editor's state a moment ago). */
+  onUpdate: (base: Widget, next: Widget) => void;
   /** Experimental editorInspector: the widget's JSON. */
   showJson: boolean;
   /** Experimental formulaMapping: a formula field for each device binding. */
@@ -60,11 +61,11 @@ export function WidgetInspector({
 }: Props) {
   const { t } = useTranslation();
   const update = (next: Widget) => {
-    if (!sameJson(next, widget)) onUpdate(next);
+    if (!sameJson(next, widget)) onUpdate(widget, next);
   };
 
   return (
-    <Stack gap="sm" data-testid="widget-inspector">
+    <Stack gap="sm" data-testid="widget-inspector" data-inspected={widget.id}>
       <Title order={3} size="h6">
         {t('dashboardEditor.inspector.widgetTitle', { type: t(widgetLabelKey(widget.type)) })}
       </Title>

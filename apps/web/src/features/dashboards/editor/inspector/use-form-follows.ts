@@ -13,34 +13,44 @@ type Follows<Source, Values extends FieldValues, Next extends Source> = {
   onCommit: (next: Next) => void;
 };
 
-/** A commit of the form on its way back as the source, with the form's values when it was made. */
-export type OwnCommit<Next, Values> = { next: Next; values: Values };
+/**
+ * A commit of the form on its way back as the source: what the form will show of it (`committed`), and the form's
+ * values when it was made (`typed`).
+ */
+export type OwnCommit<Values> = { committed: Values; typed: Values };
 
 /**
- * Whether a source that reached the form should reset it, and which of the form's own commits are still on their way.
- * A source that is one of them (the latest, or an earlier one a deferred render still shows) comes back after the
- * person typed on when the form's values moved since that commit: resetting then would wipe what they typed. Anything
- * else (undo, redo, a change made elsewhere) resets the form, and no commit is awaited any more. A form that already
- * shows the source's values (`sourceValues`) is never reset: a reset re-mounts a field array's rows, which would take
- * the focus, and close a list, that the person has meanwhile moved on to.
+ * Whether a source that reached the form (as the form would show it, `sourceValues`) should reset it, and which of the
+ * form's own commits are still on their way.
+ * - A source whose fields are the same as the one the form last followed (`followed`) changed elsewhere (a binding,
+ *   the layout): the form is left alone, so what the person is typing stays.
+ * - A source that shows one of the form's own commits (the latest, or an earlier one a deferred render still shows;
+ *   the editor may have joined other changes to it) comes back after the person typed on when the form's values moved
+ *   since that commit: resetting then would wipe what they typed.
+ * - Anything else (undo, redo, a change of these fields made elsewhere) resets the form, and no commit is awaited any
+ *   more.
+ * A form that already shows the source's values is never reset: a reset re-mounts a field array's rows, which would
+ * take the focus, and close a list, that the person has meanwhile moved on to.
  */
-export function followSource<Next, Values>(
-  pending: readonly OwnCommit<Next, Values>[],
-  source: unknown,
-  values: Values,
+export function followSource<Values>(
+  pending: readonly OwnCommit<Values>[],
   sourceValues: Values,
-): { reset: boolean; pending: OwnCommit<Next, Values>[] } {
-  const at = pending.findIndex((commit) => sameJson(commit.next, source));
+  values: Values,
+  followed?: Values,
+): { reset: boolean; pending: OwnCommit<Values>[] } {
+  if (followed !== undefined && sameJson(sourceValues, followed))
+    return { reset: false, pending: [...pending] };
+  const at = pending.findIndex((commit) => sameJson(commit.committed, sourceValues));
   const own = pending[at];
   const rest = own ? pending.slice(at + 1) : [];
   const shows = sameJson(sourceValues, values);
   if (!own) return { reset: !shows, pending: rest };
-  return { reset: !shows && rest.length === 0 && sameJson(own.values, values), pending: rest };
+  return { reset: !shows && rest.length === 0 && sameJson(own.typed, values), pending: rest };
 }
 
 /**
- * Keeps a form showing its source (undo, redo, a change made elsewhere), except when the change is one of the form's
- * own commits coming back after the person typed on: the inspector follows the editor's state a moment later (a
+ * Keeps a form showing its source's fields (undo, redo, a change made elsewhere), except when the change is one of the
+ * form's own commits coming back after the person typed on: the inspector follows the editor's state a moment later (a
  * deferred render, which typing interrupts, and which may show an earlier commit than the last), so resetting then
  * would wipe what was typed in the next field meanwhile.
  *
@@ -53,11 +63,13 @@ export function useFormFollows<Source, Values extends FieldValues, Next extends 
   onReset,
   onCommit,
 }: Follows<Source, Values, Next>): (next: Next) => void {
-  const pending = useRef<OwnCommit<Next, Values>[]>([]);
+  const pending = useRef<OwnCommit<Values>[]>([]);
+  const followed = useRef<Values | undefined>(undefined);
   const follow = useStableCallback((current: Source) => {
     const sourceValues = toValues(current);
-    const decision = followSource(pending.current, current, form.getValues(), sourceValues);
+    const decision = followSource(pending.current, sourceValues, form.getValues(), followed.current);
     pending.current = decision.pending;
+    followed.current = sourceValues;
     if (!decision.reset) return;
     form.reset(sourceValues);
     onReset();
@@ -65,7 +77,10 @@ export function useFormFollows<Source, Values extends FieldValues, Next extends 
   useEffect(() => follow(source), [source, follow]);
   return useStableCallback((next: Next) => {
     // A deep copy: the form changes its values object in place as the person types.
-    pending.current = [...pending.current, { next, values: structuredClone(form.getValues()) }];
+    pending.current = [
+      ...pending.current,
+      { committed: toValues(next), typed: structuredClone(form.getValues()) },
+    ];
     onCommit(next);
   });
 }
