@@ -230,6 +230,8 @@ test('with formulaMapping and widgetPermissions on, the inspector edits a bindin
   await choose(editor, 'inspector-visibleTo', 'Editors only');
   await expect(fahrenheitCell.getByTestId('canvas-editors-only')).toBeVisible();
   await celsiusCell.click();
+  // The inspector follows the selection a moment later: the Fahrenheit widget's is still there until then.
+  await expect(editor.getByTestId('widget-inspector')).toHaveAttribute('data-inspected', 'celsius');
   await expect(editor.getByTestId('inspector-visibleTo')).toHaveValue('Editors only');
   await choose(editor, 'inspector-visibleTo', 'Everyone');
   await expect(celsiusCell.getByTestId('canvas-editors-only')).toHaveCount(0);
