@@ -10,8 +10,8 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
  * Lists and values are taken whole. `current` itself is returned when the edit changes nothing.
  */
 export function rebaseEdit<Value>(base: Value, next: Value, current: Value): Value {
-  if (current === base) return next;
   if (sameJson(base, next)) return current;
+  if (current === base) return next;
   if (!isPlainObject(base) || !isPlainObject(next) || !isPlainObject(current)) return next;
   const result: Record<string, unknown> = { ...current };
   for (const key of new Set([...Object.keys(base), ...Object.keys(next)])) {
