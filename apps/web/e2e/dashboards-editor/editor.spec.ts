@@ -357,6 +357,13 @@ test('what is typed on while the inspector catches up with the previous field is
   await page.getByTestId('variable-initial-0').press('Tab');
   await expect(page.getByTestId('variable-name-0')).toHaveValue('limit');
   await expect(page.getByTestId('variable-initial-0')).toHaveValue('42');
+  // Two clicks on "Add variable" in one task, before the inspector shows the first: each adds one.
+  await page.getByTestId('variable-add').evaluate((button) => {
+    button.click();
+    button.click();
+  });
+  await expect(page.getByTestId('variable-name-1')).toHaveValue('var1');
+  await expect(page.getByTestId('variable-name-2')).toHaveValue('var2');
   // Committed too: the page's inspector shows them again after a widget was selected, and the widget's binding offers
   // the slot under its label.
   await canvasWidgets(page).first().click();

@@ -46,6 +46,20 @@ describe('createEditorStore', () => {
     expect(notified).toBe(7);
   });
 
+  it('makes slots and variables from the current list when given how, so two quick additions add two', () => {
+    const store = createEditorStore(emptyDocument('dashboard'), { newId: counterIds() });
+    const shown = store.getState().document.slots;
+    // Both clicks were made on the list as the inspector showed it, before the first addition reached it.
+    store.commands.setSlots((current) => [...current, { name: `slot${current.length + 1}`, label: 'A' }]);
+    store.commands.setSlots((current) => [...current, { name: `slot${current.length + 1}`, label: 'B' }]);
+    expect(store.getState().document.slots.map((slot) => slot.name)).toEqual(['slot1', 'slot2']);
+    expect(shown).toEqual([]);
+    store.commands.setVariables([{ name: 'limit', type: 'number', initial: 1 }]);
+    store.commands.setVariables((current) => [...current, { name: 'mode', type: 'string', initial: 'auto' }]);
+    store.commands.setVariables((current) => current.filter((variable) => variable.name !== 'limit'));
+    expect(store.getState().document.variables?.map((variable) => variable.name)).toEqual(['mode']);
+  });
+
   it('undoes and redoes 1,000 steps quickly', () => {
     const store = createEditorStore(sampleDocument());
     const { commands } = store;

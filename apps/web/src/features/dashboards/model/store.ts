@@ -1,6 +1,6 @@
 import type { DashboardDocument } from '@edgeport/dashboard-schema';
 import * as editor from './editor.ts';
-import type { EditorCommands, EditorState } from './types.ts';
+import type { EditorCommands, EditorState, ListChange } from './types.ts';
 
 /**
  * The editor model held for React: `getState` (a stable snapshot for `useSyncExternalStore`), `subscribe`, and the
@@ -13,6 +13,9 @@ export type EditorStore = {
   subscribe(listener: () => void): () => void;
   commands: EditorCommands;
 };
+
+const applied = <Item>(change: ListChange<Item>, current: readonly Item[]): readonly Item[] =>
+  typeof change === 'function' ? change(current) : change;
 
 export function createEditorStore(
   document: DashboardDocument,
@@ -63,8 +66,9 @@ export function createEditorStore(
     },
     movePage: (pageId, toIndex) => set(editor.movePage(model, pageId, toIndex)),
     setRootPage: (pageId) => set(editor.setRootPage(model, pageId)),
-    setSlots: (slots) => set(editor.setSlots(model, slots).model),
-    setVariables: (variables) => set(editor.setVariables(model, variables).model),
+    setSlots: (slots) => set(editor.setSlots(model, applied(slots, model.present.document.slots)).model),
+    setVariables: (variables) =>
+      set(editor.setVariables(model, applied(variables, model.present.document.variables)).model),
     undo: () => set(editor.undo(model)),
     redo: () => set(editor.redo(model)),
     markSaved: (saved) => set(editor.markSaved(model, saved)),

@@ -15,6 +15,12 @@ import type {
  * Every change is one step of the history (a drag of several widgets is one step). Undo and redo swap whole immutable
  * documents (structural sharing), so each is O(1) whatever the history's length.
  */
+/**
+ * A new list, or how to make it from the editor's current one: adding or removing an item from what a view shows a
+ * moment late (the inspector) would otherwise drop a change made meanwhile.
+ */
+export type ListChange<Item> = readonly Item[] | ((current: readonly Item[]) => readonly Item[]);
+
 export type EditorState = {
   document: DashboardDocument;
   /** The page shown on the canvas. */
@@ -67,8 +73,8 @@ export type EditorCommands = {
   renamePage(pageId: string, title: string): void;
   /** The root page (and the last page) cannot be deleted. */
   deletePage(pageId: string): PageDeleteOutcome;
-  setSlots(slots: DeviceSlot[]): void;
-  setVariables(variables: Variable[]): void;
+  setSlots(slots: ListChange<DeviceSlot>): void;
+  setVariables(variables: ListChange<Variable>): void;
   undo(): void;
   redo(): void;
   /**

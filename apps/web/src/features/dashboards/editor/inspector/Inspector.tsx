@@ -3,6 +3,7 @@ import { Stack, Text, Title } from '@mantine/core';
 import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isFeatureEnabled } from '../../../experimental/flags.ts';
+import type { ListChange } from '../../model/types.ts';
 import { PageInspector } from './PageInspector.tsx';
 import { WidgetInspector } from './WidgetInspector.tsx';
 
@@ -14,8 +15,8 @@ type Props = {
   showJson: boolean;
   onUpdateWidget: (base: Widget, next: Widget) => void;
   onRenamePage: (title: string) => void;
-  onSlots: (slots: DeviceSlot[]) => void;
-  onVariables: (variables: Variable[]) => void;
+  onSlots: (slots: ListChange<DeviceSlot>) => void;
+  onVariables: (variables: ListChange<Variable>) => void;
 };
 
 /**

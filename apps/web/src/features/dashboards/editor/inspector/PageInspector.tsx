@@ -16,6 +16,7 @@ import type { TFunction } from 'i18next';
 import { type KeyboardEvent, useEffect, useMemo, useState } from 'react';
 import { Controller, useFieldArray, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import type { ListChange } from '../../model/types.ts';
 import { DeviceSelect } from './DeviceSelect.tsx';
 import { useModelNames } from './lookups.ts';
 import {
@@ -38,8 +39,8 @@ type Props = {
   document: DashboardDocument;
   page: Page;
   onRenamePage: (title: string) => void;
-  onSlots: (slots: DeviceSlot[]) => void;
-  onVariables: (variables: Variable[]) => void;
+  onSlots: (slots: ListChange<DeviceSlot>) => void;
+  onVariables: (variables: ListChange<Variable>) => void;
 };
 
 /** With the page selected: its title, then the dashboard's device slots and variables. */
@@ -109,7 +110,7 @@ function SlotsEditor({
 }: {
   slots: readonly DeviceSlot[];
   used: ReadonlySet<string>;
-  onChange: (slots: DeviceSlot[]) => void;
+  onChange: (slots: ListChange<DeviceSlot>) => void;
 }) {
   const { t } = useTranslation();
   const models = useModelNames();
@@ -138,13 +139,15 @@ function SlotsEditor({
     const next = fromSlotRows(values);
     if (!sameJson(next, slots)) handOn(next);
   };
-  const add = () => {
-    const name = nextName(
-      'slot',
-      slots.map((slot) => slot.name),
-    );
-    onChange([...slots, { name, label: name }]);
-  };
+  // Added to and removed from the editor's current list: a second click may come before this list shows the first.
+  const add = () =>
+    onChange((current) => {
+      const name = nextName(
+        'slot',
+        current.map((slot) => slot.name),
+      );
+      return [...current, { name, label: name }];
+    });
   const remove = (index: number) => {
     const slot = slots[index];
     if (!slot) return;
@@ -152,7 +155,7 @@ function SlotsEditor({
       notifications.show({ color: 'orange', message: t('dashboardEditor.slots.inUse', { name: slot.name }) });
       return;
     }
-    onChange(slots.filter((_, at) => at !== index));
+    onChange((current) => current.filter((other) => other.name !== slot.name));
   };
   const modelOptions = [
     { value: '', label: t('dashboardEditor.slots.noModel') },
@@ -268,7 +271,7 @@ function VariablesEditor({
 }: {
   variables: readonly Variable[];
   used: ReadonlySet<string>;
-  onChange: (variables: Variable[]) => void;
+  onChange: (variables: ListChange<Variable>) => void;
 }) {
   const { t } = useTranslation();
   const form = useForm<{ variables: VariableRow[] }>({
@@ -303,13 +306,14 @@ function VariablesEditor({
     if (Object.keys(found).length > 0 || !result.ok) return;
     if (!sameJson(result.variables, variables)) handOn(result.variables);
   };
-  const add = () => {
-    const name = nextName(
-      'var',
-      variables.map((variable) => variable.name),
-    );
-    onChange([...variables, { name, type: 'number', initial: 0 }]);
-  };
+  const add = () =>
+    onChange((current) => {
+      const name = nextName(
+        'var',
+        current.map((variable) => variable.name),
+      );
+      return [...current, { name, type: 'number', initial: 0 }];
+    });
   const remove = (index: number) => {
     const variable = variables[index];
     if (!variable) return;
@@ -320,7 +324,7 @@ function VariablesEditor({
       });
       return;
     }
-    onChange(variables.filter((_, at) => at !== index));
+    onChange((current) => current.filter((other) => other.name !== variable.name));
   };
 
   return (
