@@ -25,7 +25,6 @@ import {
   applyForm,
   type FieldProblem,
   type FormField,
-  sameJson,
   toForm,
   type WidgetFormValues,
 } from './widget-form.ts';
@@ -60,9 +59,8 @@ export function WidgetInspector({
   widgetPermissions = false,
 }: Props) {
   const { t } = useTranslation();
-  const update = (next: Widget) => {
-    if (!sameJson(next, widget)) onUpdate(widget, next);
-  };
+  // An edit that changes nothing makes no step: rebaseEdit gives the current widget back, which the editor ignores.
+  const update = (next: Widget) => onUpdate(widget, next);
 
   return (
     <Stack gap="sm" data-testid="widget-inspector" data-inspected={widget.id}>
