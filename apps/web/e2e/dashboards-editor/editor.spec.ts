@@ -101,10 +101,33 @@ async function typeInOneTask(page: Page, fields: [testId: string, text: string][
     }
   }, fields);
 }
+
+/** Types `text` into a field, presses Enter (which commits it) and types `more`, all within one task of the page. */
+async function enterThenTypeOnInOneTask(page: Page, testId: string, text: string, more: string) {
+  await page.evaluate(
+    ({ testId, text, more }) => {
+      const scope = globalThis as unknown as {
+        document: InOneTaskDocument;
+        KeyboardEvent: KeyboardEventClass;
+      };
+      const input = scope.document.querySelector(`[data-testid="${testId}"]`);
+      if (!input) throw new Error(`no field ${testId}`);
+      input.focus();
+      input.select();
+      scope.document.execCommand('insertText', false, text);
+      input.dispatchEvent(new scope.KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+      scope.document.execCommand('insertText', false, more);
+    },
+    { testId, text, more },
+  );
+}
 type InOneTaskDocument = {
-  querySelector(selector: string): { focus(): void; select(): void } | null;
+  querySelector(
+    selector: string,
+  ): { focus(): void; select(): void; dispatchEvent(event: unknown): boolean } | null;
   execCommand(command: string, showUi: boolean, value: string): boolean;
 };
+type KeyboardEventClass = new (type: string, init: { key: string; bubbles: boolean }) => unknown;
 
 /** Goes to another route of the portal by its address (as typing it in the address bar would). */
 async function navigateInApp(page: Page, route: string) {
@@ -338,6 +361,13 @@ test('what is typed on while the inspector catches up with the previous field is
   // The same in the page's device slots (a click on the empty canvas selects the page).
   await page.getByTestId('editor-canvas').click({ position: { x: 3, y: 3 } });
   await expect(page.getByTestId('page-inspector')).toBeVisible();
+  // A single field too: the page title committed with Enter, then typed on before the title came back.
+  await enterThenTypeOnInOneTask(page, 'page-title', 'Overview', ' A');
+  const rootPageTitle = page.getByTestId('page-item-main').locator('span').first();
+  await expect(rootPageTitle).toHaveText('Overview');
+  await expect(page.getByTestId('page-title')).toHaveValue('Overview A');
+  await page.getByTestId('page-title').press('Tab');
+  await expect(rootPageTitle).toHaveText('Overview A');
   await page.getByTestId('slot-add').click();
   await expect(page.getByTestId('slot-name-1')).toHaveValue('slot1');
   await typeInOneTask(page, [

@@ -10,6 +10,7 @@ import { EDITOR_QUERY_KEY } from '../query-keys.ts';
 import { BindingEditor } from './BindingEditor.tsx';
 import { DeviceSelect } from './DeviceSelect.tsx';
 import { guessValue, parseValue } from './page-settings.ts';
+import { useFollowedText } from './use-followed-text.ts';
 
 type Props = {
   document: DashboardDocument;
@@ -240,8 +241,7 @@ function WriteFields({
   onChange: (action: Action) => void;
 }) {
   const { t } = useTranslation();
-  const [text, setText] = useState(action ? String(action.value) : '');
-  useEffect(() => setText(action ? String(action.value) : ''), [action]);
+  const { text, setText, noteCommit } = useFollowedText(action ? String(action.value) : '');
   return (
     <Stack gap="xs">
       <BindingEditor
@@ -269,9 +269,10 @@ function WriteFields({
         disabled={!action}
         onChange={(event) => setText(event.currentTarget.value)}
         onBlur={() => {
-          if (action && text.length <= 1000 && guessValue(text) !== action.value) {
-            onChange({ ...action, value: guessValue(text) });
-          }
+          const value = guessValue(text);
+          if (!action || text.length > 1000 || value === action.value) return;
+          noteCommit(String(value));
+          onChange({ ...action, value });
         }}
         data-testid="action-value"
       />
@@ -299,8 +300,7 @@ function SetVariableFields({
 }) {
   const { t } = useTranslation();
   const variable = document.variables.find((candidate) => candidate.name === action?.variable);
-  const [text, setText] = useState(action ? String(action.value) : '');
-  useEffect(() => setText(action ? String(action.value) : ''), [action]);
+  const { text, setText, noteCommit } = useFollowedText(action ? String(action.value) : '');
   const parsed = variable ? parseValue(variable.type, text) : undefined;
   return (
     <Stack gap="xs">
@@ -325,8 +325,9 @@ function SetVariableFields({
         error={action && parsed === undefined ? t('dashboardEditor.inspector.problems.valueType') : undefined}
         onChange={(event) => setText(event.currentTarget.value)}
         onBlur={() => {
-          if (action && parsed !== undefined && parsed !== action.value)
-            onChange({ ...action, value: parsed });
+          if (!action || parsed === undefined || parsed === action.value) return;
+          noteCommit(String(parsed));
+          onChange({ ...action, value: parsed });
         }}
         data-testid="action-variable-value"
       />

@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import type { ModelPath } from '../api.ts';
 import { boundTo, formulaProblem, withFormula } from './formula-field.ts';
 import { useModelPaths } from './lookups.ts';
+import { useFollowedText } from './use-followed-text.ts';
 
 type Props = {
   document: DashboardDocument;
@@ -146,11 +147,12 @@ function FormulaInput({
   onChange: (source: string) => void;
 }) {
   const { t } = useTranslation();
-  const [text, setText] = useState(value);
-  useEffect(() => setText(value), [value]);
+  const { text, setText, noteCommit } = useFollowedText(value);
   const problem = useMemo(() => formulaProblem(text), [text]);
   const commit = () => {
-    if (problem === undefined && text.trim() !== value) onChange(text);
+    if (problem !== undefined || text.trim() === value) return;
+    noteCommit(text.trim());
+    onChange(text);
   };
   return (
     <TextInput
@@ -222,11 +224,12 @@ function FreePath({
   onChange: (path: string) => void;
 }) {
   const { t } = useTranslation();
-  const [text, setText] = useState(value);
-  useEffect(() => setText(value), [value]);
+  const { text, setText, noteCommit } = useFollowedText(value);
   const valid = /^\/.+/.test(text) && text.length <= 300;
   const commit = () => {
-    if (valid && text !== value) onChange(text);
+    if (!valid || text === value) return;
+    noteCommit(text);
+    onChange(text);
   };
   return (
     <TextInput

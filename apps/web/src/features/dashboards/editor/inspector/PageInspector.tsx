@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { TFunction } from 'i18next';
-import { type KeyboardEvent, useEffect, useMemo, useState } from 'react';
+import { type KeyboardEvent, useMemo, useState } from 'react';
 import { Controller, useFieldArray, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { ListChange } from '../../model/types.ts';
@@ -32,6 +32,7 @@ import {
   type VariableRow,
   variableNameProblem,
 } from './page-settings.ts';
+import { useFollowedText } from './use-followed-text.ts';
 import { useFormFollows } from './use-form-follows.ts';
 import { sameJson } from './widget-form.ts';
 
@@ -61,8 +62,7 @@ export function PageInspector({ document, page, onRenamePage, onSlots, onVariabl
 
 function PageTitle({ title, onRename }: { title: string; onRename: (title: string) => void }) {
   const { t } = useTranslation();
-  const [text, setText] = useState(title);
-  useEffect(() => setText(title), [title]);
+  const { text, setText, noteCommit } = useFollowedText(title);
   const trimmed = text.trim();
   const error =
     trimmed === ''
@@ -71,7 +71,9 @@ function PageTitle({ title, onRename }: { title: string; onRename: (title: strin
         ? t('dashboardEditor.pages.titleTooLong', { max: 100 })
         : undefined;
   const commit = () => {
-    if (!error && trimmed !== title) onRename(trimmed);
+    if (error || trimmed === title) return;
+    noteCommit(trimmed);
+    onRename(trimmed);
   };
   return (
     <TextInput
