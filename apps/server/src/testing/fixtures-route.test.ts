@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { passwordLogin, TestBrowser } from '../../test/support/oidc-client.ts';
 import { startTestServer, type TestServer } from '../../test/support/server.ts';
@@ -54,6 +55,8 @@ describe('test-support outbox', () => {
     if (!plain || !mounted) throw new Error('needs the servers of the seeding tests above');
     expect((await plain.app.inject('/test-support/outbox?recipient=mail@plant.test')).statusCode).toBe(404);
     await mounted.app.mail.send({ to: 'Mail@Plant.test', subject: 'first', text: 'one' });
+    // Newest first is by creation time, which two mails sent within the same millisecond share (it failed once).
+    await sleep(5);
     await mounted.app.mail.send({ to: 'mail@plant.test', subject: 'second', text: 'two' });
     await mounted.app.mail.send({ to: 'other@plant.test', subject: 'other', text: 'three' });
     const response = await mounted.app.inject('/test-support/outbox?recipient=mail@plant.test');
