@@ -14,6 +14,7 @@ import { DirectoryBlobStore } from './blob/directory-store.ts';
 import { Clock } from './clock.ts';
 import { baseOrigin, type Config } from './config.ts';
 import type { Database } from './db/index.ts';
+import { lazySchemaCompilers } from './http/lazy-schemas.ts';
 import { answerError, refuseNulCharacters } from './http/request-guards.ts';
 import { RealmRegistry } from './identity/realms.ts';
 import { identityRoutes } from './identity/routes.ts';
@@ -99,6 +100,7 @@ export async function buildApp({
   payments = new InvoiceProvider(),
   blobs = new DirectoryBlobStore(path.join(config.dataDir, 'blobs')),
 }: AppOptions) {
+  const schemas = lazySchemaCompilers();
   const app = Fastify({
     logger,
     trustProxy: true,
@@ -115,6 +117,7 @@ export async function buildApp({
       },
     },
     schemaErrorFormatter: validationError,
+    schemaController: { compilersFactory: schemas.compilersFactory },
   }).withTypeProvider<TypeBoxTypeProvider>();
   const realms = new RealmRegistry(database.db, config);
   const verifyToken: TokenVerifier = config.oidcIssuerUrl
@@ -251,6 +254,8 @@ export async function buildApp({
     tunnels,
     blobs,
     markShuttingDown: () => (shuttingDown = true),
+    /** Compiles every route schema not used yet (they compile on first use): a test checks that all of them do. */
+    compileAllSchemas: schemas.compileAll,
   });
 }
 
