@@ -97,7 +97,7 @@ export function renderResults(r: IdentityResults): string {
     `- **Machine:** nproc ${r.machine.nproc} (${r.machine.cpuModel}), ${r.machine.memoryGiB} GiB RAM, ${r.machine.platform}`,
     `- **Node:** ${r.machine.node}`,
     `- **Load average (1 min) before the run:** ${r.machine.loadAverage1m}`,
-    `- **Server:** \`node apps/server/src/main.ts\`, demo mode, ${r.database}, LOG_LEVEL=warn; ready in ${r.startupMs} ms (incl. database setup, migrations, demo seed)`,
+    `- **Server:** \`apps/server/start.sh\` (the bundle with its process settings, as \`npm start\` runs it), demo mode, ${r.database}, LOG_LEVEL=warn; ready in ${r.startupMs} ms (incl. database setup, migrations, demo seed)`,
     `- **Whole run:** ${r.totalSeconds} s`,
     '',
     '### Summary',

@@ -8,15 +8,13 @@ import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
-/** What `npm start` runs: the bundled server (`npm run build` first). */
-const SERVER_ENTRY = path.join(REPO_ROOT, 'apps/server/dist/main.js');
+/** How `npm start` runs the bundled server (`npm run build` first), with its process settings. */
+const START_SCRIPT = path.join(REPO_ROOT, 'apps/server/start.sh');
 const LOGIN_LINE = /^Sign in at (\S+) as (\S+) with password (\S+)\s*$/;
 
 export type DemoLogin = { url: string; email: string; password: string };
 
 export type StartOptions = {
-  /** The server's entry file (default: the bundle apps/server/dist/main.js), e.g. the sources to compare. */
-  entry?: string;
   /** Extra node flags for the server, e.g. `--cpu-prof`. */
   nodeArgs?: string[];
   /** How long to wait for the login lines and `/readyz` 200. */
@@ -115,7 +113,7 @@ function get(port: number, pathname: string, timeoutMs: number): Promise<number>
 }
 
 /**
- * Starts the server as `npm start` does (bundle, MALLOC_ARENA_MAX=2) in demo mode on a free port (with a fresh temporary DATA_DIR unless one is
+ * Starts the server as `npm start` does (apps/server/start.sh: the bundle and its process settings) in demo mode on a free port (with a fresh temporary DATA_DIR unless one is
  * given) and resolves when it has printed both demo logins and answers `/readyz` with 200. A temporary data
  * directory is removed on stop.
  */
@@ -124,25 +122,23 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const ownDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'edgeport-bench-'));
   const expectedLogins = options.expectLogins === false ? 0 : 2;
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [...(options.nodeArgs ?? []), options.entry ?? SERVER_ENTRY],
-    {
-      cwd: REPO_ROOT,
-      env: {
-        ...process.env,
-        MALLOC_ARENA_MAX: '2',
-        ...options.env,
-        DATA_DIR: dataDir,
-        PORT: String(port),
-        PUBLIC_PORT: String(port),
-        MQTT_PORT: '0',
-        EDGEPORT_DEMO: 'true',
-        LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  // start.sh replaces itself with node (exec): the child's pid is the server's, for /proc.
+  const child: ChildProcess = spawn(START_SCRIPT, [], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      NODE: process.execPath,
+      SERVER_NODE_ARGS: (options.nodeArgs ?? []).join(' '),
+      ...options.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      PUBLIC_PORT: String(port),
+      MQTT_PORT: '0',
+      EDGEPORT_DEMO: 'true',
+      LOG_LEVEL: 'warn',
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const pid = child.pid;
   if (pid === undefined) throw new Error('the server did not start');
 

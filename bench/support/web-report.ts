@@ -140,7 +140,7 @@ export function renderWeb(bundle: BundleResults, lighthouse: LighthouseResults):
     `- **Date:** ${lighthouse.date}`,
     `- **Machine:** nproc ${lighthouse.machine.nproc} (${lighthouse.machine.cpuModel}); load average (1 min) before the Lighthouse runs: ${lighthouse.machine.loadAverage1m}`,
     `- **Browser:** Debian Chromium ${lighthouse.chromium || '(unknown version)'}, headless, a fresh profile per run; Lighthouse ${lighthouse.lighthouseVersion}, performance category only`,
-    '- **Server:** `node apps/server/dist/main.js` (the bundle `npm start` runs, MALLOC_ARENA_MAX=2), demo mode, fresh temporary DATA_DIR, serving the production build of `apps/web` (`npm run build`, precompressed)',
+    '- **Server:** `apps/server/start.sh` (what `npm start` runs: the bundle with its process settings), demo mode, fresh temporary DATA_DIR, serving the production build of `apps/web` (`npm run build`, precompressed)',
     `- **Whole Lighthouse run:** ${lighthouse.totalSeconds} s`,
     '',
     '### Summary',
