@@ -2,7 +2,9 @@
 import { type Static, Type } from 'typebox';
 import { DataValue, literals, nullableUuid, Uuid } from './common.ts';
 
-export const SEVERITIES = ['CRITICAL', 'MAJOR', 'MINOR', 'WARNING', 'INFO'] as const;
+import { SEVERITIES } from './values/alarms.ts';
+
+export { SEVERITIES };
 export type Severity = (typeof SEVERITIES)[number];
 export const Severity = literals(SEVERITIES);
 

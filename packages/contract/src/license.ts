@@ -1,6 +1,7 @@
 // Spec 7 "Licence": device licences (activation keys) and device activation.
 import { type Static, type TSchema, Type } from 'typebox';
 import { Paged, PageQuery } from './common.ts';
+import { ACTIVATION_KEY_PATTERN } from './values/license.ts';
 
 const orgParam = Type.String({ minLength: 1, maxLength: 80, description: 'organization id or resourceId' });
 const uuid = Type.String({ format: 'uuid' });
@@ -17,8 +18,7 @@ export const DeviceLicenseStatus = Type.Union([
 ]);
 export type DeviceLicenseStatus = Static<typeof DeviceLicenseStatus>;
 
-/** Activation keys look like `EP-7KQM-3XRT-W9HC`: an unambiguous alphabet (no 0/O, 1/I/L, U). */
-export const ACTIVATION_KEY_PATTERN = '^EP(-[2-9A-HJKMNP-TV-Z]{4}){3}$';
+export { ACTIVATION_KEY_PATTERN };
 
 export const ActivationKey = Type.String({
   minLength: 1,

@@ -1,4 +1,4 @@
-import { alarms } from '@edgeport/contract';
+import { alarms } from '@edgeport/contract/values';
 import type { Severity, SeverityCounts } from './types.ts';
 
 export type { Severity };

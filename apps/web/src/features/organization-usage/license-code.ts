@@ -1,4 +1,4 @@
-import { licenseProducts } from '@edgeport/contract';
+import { licenseProducts } from '@edgeport/contract/values';
 
 /** A licence code as typed or pasted: surrounding spaces dropped, upper case (codes look like LIC-7KQM-3XRT-W9HC). */
 export function normalizeCode(input: string): string {

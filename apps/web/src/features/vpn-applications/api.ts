@@ -1,5 +1,5 @@
 import type { OkBody, VpnPaths } from '@edgeport/api-client';
-import { vpn } from '@edgeport/contract';
+import { vpn } from '@edgeport/contract/values';
 import { answer, bearer, vpnClient } from '../../shared/http/clients.ts';
 import {
   type ApplicationFormValues,

@@ -1,4 +1,4 @@
-import { vpn } from '@edgeport/contract';
+import { vpn } from '@edgeport/contract/values';
 
 export type ClientOs = (typeof vpn.CLIENT_OS)[number];
 export type RemoteClientOs = Exclude<(typeof vpn.REMOTE_CLIENT_OS)[number], ''>;

@@ -1,4 +1,4 @@
-import { vpn } from '@edgeport/contract';
+import { vpn } from '@edgeport/contract/values';
 import { Badge, Button, Group as Row, Stack, Switch, Table, Text, TextInput } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';

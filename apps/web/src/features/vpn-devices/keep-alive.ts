@@ -1,4 +1,4 @@
-import { vpn } from '@edgeport/contract';
+import { vpn } from '@edgeport/contract/values';
 
 /** Spec 4/9: the legacy remote-access session is pinged every 180 s while a VPN screen is open. */
 export const KEEP_ALIVE_MS = vpn.LEGACY_KEEP_ALIVE_MS;

@@ -1,4 +1,4 @@
-import { license } from '@edgeport/contract';
+import { license } from '@edgeport/contract/values';
 
 const ACTIVATION_KEY = new RegExp(license.ACTIVATION_KEY_PATTERN);
 

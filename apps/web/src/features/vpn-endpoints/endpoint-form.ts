@@ -1,4 +1,4 @@
-import { vpn } from '@edgeport/contract';
+import { vpn } from '@edgeport/contract/values';
 
 export type EndpointProtocol = (typeof vpn.ENDPOINT_PROTOCOLS)[number];
 export const ENDPOINT_PROTOCOLS: readonly EndpointProtocol[] = vpn.ENDPOINT_PROTOCOLS;

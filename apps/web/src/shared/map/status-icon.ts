@@ -1,4 +1,4 @@
-import { alarms } from '@edgeport/contract';
+import { alarms } from '@edgeport/contract/values';
 import L from 'leaflet';
 import classes from './status-icon.module.css';
 
