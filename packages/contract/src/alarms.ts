@@ -4,7 +4,7 @@ import { DataValue, literals, nullableUuid, Uuid } from './common.ts';
 
 import { SEVERITIES } from './values/alarms.ts';
 
-export { SEVERITIES };
+export * from './values/alarms.ts';
 export type Severity = (typeof SEVERITIES)[number];
 export const Severity = literals(SEVERITIES);
 

@@ -2,14 +2,13 @@
 // account flags), the subscription history and the trial.
 import { type Static, type TSchema, Type } from 'typebox';
 import { literals, Paged } from './common.ts';
-import { LICENSE_CODE_PATTERN } from './values/license-products.ts';
 
 const orgParam = Type.String({ minLength: 1, maxLength: 80, description: 'organization id or resourceId' });
 const uuid = Type.String({ format: 'uuid' });
 const dateTime = Type.String({ format: 'date-time' });
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-export { LICENSE_CODE_PATTERN };
+export * from './values/license-products.ts';
 
 export const RESOURCE_TYPES = ['devices', 'users', 'dataPoints', 'vpnMinutes'] as const;
 export const ResourceType = literals(RESOURCE_TYPES);

@@ -1,7 +1,6 @@
 // Spec 7 "Licence": device licences (activation keys) and device activation.
 import { type Static, type TSchema, Type } from 'typebox';
 import { Paged, PageQuery } from './common.ts';
-import { ACTIVATION_KEY_PATTERN } from './values/license.ts';
 
 const orgParam = Type.String({ minLength: 1, maxLength: 80, description: 'organization id or resourceId' });
 const uuid = Type.String({ format: 'uuid' });
@@ -18,7 +17,7 @@ export const DeviceLicenseStatus = Type.Union([
 ]);
 export type DeviceLicenseStatus = Static<typeof DeviceLicenseStatus>;
 
-export { ACTIVATION_KEY_PATTERN };
+export * from './values/license.ts';
 
 export const ActivationKey = Type.String({
   minLength: 1,

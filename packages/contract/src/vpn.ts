@@ -6,26 +6,15 @@
 import { type Static, Type } from 'typebox';
 import { literals, nullableUuid, Paged, Uuid } from './common.ts';
 import { ACTIVATION_KEY_PATTERN } from './license.ts';
-
 import {
   APPLICATION_PREFERENCES_PAGE_SIZE,
   CLIENT_OS,
   ENDPOINT_PROTOCOLS,
   GATEWAY_LOG_LIMIT,
-  LEGACY_KEEP_ALIVE_MS,
   REMOTE_CLIENT_OS,
-  REMOTE_TICKET_PARAMETER,
 } from './values/vpn.ts';
 
-export {
-  APPLICATION_PREFERENCES_PAGE_SIZE,
-  CLIENT_OS,
-  ENDPOINT_PROTOCOLS,
-  GATEWAY_LOG_LIMIT,
-  LEGACY_KEEP_ALIVE_MS,
-  REMOTE_CLIENT_OS,
-  REMOTE_TICKET_PARAMETER,
-};
+export * from './values/vpn.ts';
 
 const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '^[^/\\\\]+$' });
 const NullableDate = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
