@@ -28,6 +28,13 @@ async function freePort(): Promise<number> {
 
 type Running = { child: ChildProcess; lines: string[]; port: number };
 
+/** Every server started here; one a failed test left running is stopped at the end. */
+const started = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of started)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
 async function startServer(dataDir: string, port: number): Promise<Running> {
   const child = spawn(startScript, [], {
     cwd: root,
@@ -42,6 +49,7 @@ async function startServer(dataDir: string, port: number): Promise<Running> {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  started.add(child);
   const lines: string[] = [];
   child.stdout
     ?.setEncoding('utf8')
