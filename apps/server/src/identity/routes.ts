@@ -191,6 +191,10 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityOpti
     const realm = realmOf(request);
     let callback = callbacks.get(realm);
     if (!callback) {
+      // oidc-provider answers an unexpected failure with a bare server_error; the cause goes to the log.
+      realm.provider.on('server_error', (_context: unknown, error: unknown) =>
+        app.log.error({ err: error, realm: realm.name }, 'identity server error'),
+      );
       callback = realm.provider.callback();
       callbacks.set(realm, callback);
     }

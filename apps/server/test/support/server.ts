@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { FastifyServerOptions } from 'fastify';
 import pg from 'pg';
 import { type App, buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
@@ -16,7 +17,10 @@ export const TEST_PORT = 8080;
  * A fresh server on a fresh database: PGlite in memory by default, or a new PostgreSQL database when
  * TEST_DATABASE_URL is set (the test script sets it for the TEST_POSTGRES=1 run).
  */
-export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+export async function startTestServer(
+  overrides: Partial<Config> = {},
+  logger: FastifyServerOptions['logger'] = false,
+): Promise<TestServer> {
   // Files (dashboard assets) go to a directory of this server's own, never to the checkout's ./data.
   const ownDataDir = overrides.dataDir
     ? undefined
@@ -40,7 +44,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     };
   }
   const database = await openDatabase(databaseUrl ? { databaseUrl } : { template: pgliteTemplate() });
-  const app = await buildApp({ config, database });
+  const app = await buildApp({ config, database, logger });
   await app.ready();
   return {
     app,
