@@ -40,24 +40,32 @@ export function lazySchemaCompilers(): { compilersFactory: CompilersFactory; com
   };
 }
 
+/** `compile()` run on the first call only; until then it is in `waiting` (for `compileAll`). */
+function onFirstUse<Compiled>(compile: () => Compiled, waiting: Set<Compile>): () => Compiled {
+  let compiled: Compiled | undefined;
+  const get = () => {
+    if (compiled === undefined) {
+      waiting.delete(get);
+      compiled = compile();
+    }
+    return compiled;
+  };
+  waiting.add(get);
+  return get;
+}
+
 /** A validator compiler whose validators compile on their first call; `waiting` holds those not compiled yet. */
 export function lazyValidatorCompiler(
   compile: FastifySchemaCompiler<unknown>,
   waiting: Set<Compile>,
 ): FastifySchemaCompiler<unknown> {
   return (route) => {
-    let validate: ValidationResult | undefined;
-    const compiled = () => {
-      waiting.delete(compiled);
-      validate ??= compile(route);
-      return validate;
-    };
-    waiting.add(compiled);
+    const validator = onFirstUse(() => compile(route), waiting);
     const lazy: ValidationResult = (data) => {
-      const current = validate ?? compiled();
-      const result = current(data);
+      const validate = validator();
+      const result = validate(data);
       // Fastify reads a failed validation's errors off the function it called.
-      lazy.errors = current.errors;
+      lazy.errors = validate.errors;
       return result;
     };
     return lazy;
@@ -70,13 +78,7 @@ export function lazySerializerCompiler(
   waiting: Set<Compile>,
 ): SerializerCompiler {
   return (route) => {
-    let serialize: ((data: unknown) => string) | undefined;
-    const compiled = () => {
-      waiting.delete(compiled);
-      serialize ??= compile(route);
-      return serialize;
-    };
-    waiting.add(compiled);
-    return (data) => (serialize ?? compiled())(data);
+    const serializer = onFirstUse(() => compile(route), waiting);
+    return (data) => serializer()(data);
   };
 }

@@ -1,11 +1,13 @@
 import { type Dispatch, type SetStateAction, useEffect, useRef, useState } from 'react';
 import { useStableCallback } from '../use-stable-callback.ts';
+import { followSource, type OwnCommit } from './use-form-follows.ts';
 
 /** A commit of a text field on its way back as its source: what it comes back as, and the text when it was made. */
-export type TextCommit = { committed: string; typed: string };
+export type TextCommit = OwnCommit<string>;
 
 /**
- * What a text field shows once its source (`source`) reached it, and which of its own commits are still on their way.
+ * What a text field shows once its source (`source`) reached it, and which of its own commits are still on their way:
+ * a form's rule (`followSource`) for one field.
  * - A source that is one of the field's own commits (the latest, or an earlier one a deferred render still shows)
  *   leaves what the person typed since alone; the text is only replaced by the committed form (trimmed, say) when
  *   nothing was typed since that commit and no later commit is awaited.
@@ -16,11 +18,8 @@ export function followText(
   source: string,
   text: string,
 ): { text: string; pending: TextCommit[] } {
-  const at = pending.findIndex((commit) => commit.committed === source);
-  const own = pending[at];
-  if (!own) return { text: source, pending: [] };
-  const rest = pending.slice(at + 1);
-  return { text: rest.length === 0 && text === own.typed ? source : text, pending: rest };
+  const decision = followSource(pending, source, text);
+  return { text: decision.reset ? source : text, pending: decision.pending };
 }
 
 /**
