@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { eq } from 'drizzle-orm';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,6 +74,16 @@ describe('MQTT ingest', () => {
     const latest = await server.app.ingest.latestValues(device.deviceId);
     expect(latest.find((entry) => entry.path === '/motor/temperature')?.value).toBe(65.5);
     await client.endAsync();
+  });
+
+  it("writes packets without mqtt-packet's cache of 65,536 number buffers (about 9 MB of idle heap)", async () => {
+    const numbers = createRequire(import.meta.url)('mqtt-packet/numbers.js') as { cache: Record<number, Buffer> };
+    const client = await connect(device);
+    await client.publishAsync(`devices/${device.deviceId}/data`, JSON.stringify({ values: { LineSpeed: 1 } }), {
+      qos: 1,
+    });
+    await client.endAsync();
+    expect(Object.keys(numbers.cache)).toHaveLength(0);
   });
 
   it('records ONLINE on connect and OFFLINE on disconnect, with history', async () => {
