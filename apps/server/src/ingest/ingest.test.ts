@@ -77,11 +77,12 @@ describe('MQTT ingest', () => {
   });
 
   it("writes packets without mqtt-packet's cache of 65,536 number buffers (about 9 MB of idle heap)", async () => {
-    const numbers = createRequire(import.meta.url)('mqtt-packet/numbers.js') as { cache: Record<number, Buffer> };
+    const numbers = createRequire(import.meta.url)('mqtt-packet/numbers.js') as {
+      cache: Record<number, Buffer>;
+    };
     const client = await connect(device);
-    await client.publishAsync(`devices/${device.deviceId}/data`, JSON.stringify({ values: { LineSpeed: 1 } }), {
-      qos: 1,
-    });
+    const payload = JSON.stringify({ values: { LineSpeed: 1 } });
+    await client.publishAsync(`devices/${device.deviceId}/data`, payload, { qos: 1 });
     await client.endAsync();
     expect(Object.keys(numbers.cache)).toHaveLength(0);
   });
