@@ -1,6 +1,5 @@
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
-import mqttPacket from 'mqtt-packet';
 import type { Db } from '../db/index.ts';
 import { onDeviceCredentialsRevoked, verifyDeviceSecret } from '../services/license/device-credentials.ts';
 import type { ConnectionTracker } from './connections.ts';
@@ -29,9 +28,6 @@ export type BrokerDependencies = {
  * only after its values are stored: the acknowledgement waits in `authorizePublish`, which aedes runs before PUBACK.
  */
 export async function createBroker({ db, pipeline, connections, log }: BrokerDependencies): Promise<Aedes> {
-  // mqtt-packet otherwise makes a two-byte Buffer for each of the 65,536 numbers on the first packet it writes and
-  // keeps them for good: about 9 MB of the server's idle heap, to save one small allocation per packet.
-  mqttPacket.writeToStream.cacheNumbers = false;
   const deviceOf = new WeakMap<Client, string>();
   const broker = await Aedes.createBroker({
     authenticate: (client, username, password, done) => {
