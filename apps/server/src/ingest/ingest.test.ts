@@ -76,11 +76,7 @@ describe('MQTT ingest', () => {
     await client.endAsync();
   });
 
-  it("writes packets without mqtt-packet's cache of 65,536 number buffers (about 9 MB of idle heap)", async () => {
-    const client = await connect(device);
-    const payload = JSON.stringify({ values: { LineSpeed: 1 } });
-    await client.publishAsync(`devices/${device.deviceId}/data`, payload, { qos: 1 });
-    await client.endAsync();
+  it("turns off mqtt-packet's cache of 65,536 number buffers (about 9 MB of idle heap)", () => {
     // The cache itself is shared by every test file of a worker (one may have filled it before any server started), so
     // the setting that keeps mqtt-packet from making it is what is checked.
     expect(mqttPacket.writeToStream.cacheNumbers).toBe(false);
