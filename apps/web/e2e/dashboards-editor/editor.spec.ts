@@ -206,11 +206,13 @@ test('a designer builds a dashboard, copies three widgets into another one, undo
   await expect(page.getByText('The page cannot be deleted')).toBeVisible();
   await expect(canvasWidgets(page)).toHaveCount(3);
 
-  // Save: a new version. The two messages, stacked top right, can reach over the Save button, and a message stays open
-  // while the pointer rests on it (Mantine pauses its closing on hover), so a click aimed through it never lands: wait
-  // until they are gone, as a person would.
-  await expect(page.getByText('3 widgets copied.')).toBeHidden();
-  await expect(page.getByText('The page cannot be deleted')).toBeHidden();
+  // The editor's messages keep clear of its toolbar (a message stays open while the pointer rests on it, so one over
+  // Save kept the click from landing), and Save works while they are still shown.
+  const toolbar = await page.getByTestId('editor-toolbar').boundingBox();
+  for (const text of ['3 widgets copied.', 'The page cannot be deleted']) {
+    const message = await page.locator('.mantine-Notification-root', { hasText: text }).boundingBox();
+    expect(message && toolbar && message.y > toolbar.y + toolbar.height).toBe(true);
+  }
   await page.getByTestId('editor-save').click();
   await expect(page.getByText('Saved as version 2.')).toBeVisible();
   await expect(page.getByTestId('editor-version')).toHaveText('Version 2');

@@ -1,6 +1,5 @@
 import type { DashboardDocument, Page, Widget, WidgetType } from '@edgeport/dashboard-schema';
 import { Box, Stack } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { memo, useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { useHotkeys } from 'react-hotkeys-hook';
@@ -24,6 +23,7 @@ import { createDashboard, type Dashboard, saveVersion } from './api.ts';
 import { Canvas } from './Canvas.tsx';
 import { EditorToolbar } from './EditorToolbar.tsx';
 import classes from './editor.module.css';
+import { showEditorMessage } from './editor-messages.ts';
 import { Inspector } from './inspector/Inspector.tsx';
 import { rebaseEdit } from './inspector/rebase-edit.ts';
 import { type PageSummary, PagesPanel, samePages } from './PagesPanel.tsx';
@@ -81,13 +81,13 @@ export function DashboardEditor({ session, initialDocument }: Props) {
   const clipboard = useEditorShortcuts(commands, {
     enabled: !saving && !naming,
     onProtected: () =>
-      notifications.show({
+      showEditorMessage({
         id: 'editor-page-protected',
         color: 'orange',
         message: t('dashboardEditor.messages.pageProtected'),
       }),
     onCopied: (payload, cut) =>
-      notifications.show({
+      showEditorMessage({
         id: 'editor-copied',
         autoClose: 2000,
         message: t(cut ? 'dashboardEditor.messages.cut' : 'dashboardEditor.messages.copied', {
@@ -95,7 +95,7 @@ export function DashboardEditor({ session, initialDocument }: Props) {
         }),
       }),
     onNothingToPaste: () =>
-      notifications.show({
+      showEditorMessage({
         id: 'editor-nothing-to-paste',
         color: 'orange',
         message: t('dashboardEditor.messages.nothingToPaste'),
@@ -108,7 +108,7 @@ export function DashboardEditor({ session, initialDocument }: Props) {
       setVersion(savedVersion);
       // The lists (/flows, /directaccess) and the viewer's copy of the dashboard show the new version.
       void queryClient.invalidateQueries({ queryKey: collectionKeys.all(organization.id) });
-      notifications.show({
+      showEditorMessage({
         color: 'green',
         message: t('dashboardEditor.messages.saved', { version: savedVersion }),
       });
@@ -118,7 +118,7 @@ export function DashboardEditor({ session, initialDocument }: Props) {
 
   const saveFailed = useCallback(
     (error: unknown) =>
-      notifications.show({
+      showEditorMessage({
         id: 'editor-save-failed',
         color: 'red',
         title: t('dashboardEditor.messages.saveFailed'),
@@ -196,14 +196,14 @@ export function DashboardEditor({ session, initialDocument }: Props) {
   const deletePage = useStableCallback((pageId: string) => {
     const outcome = commands.deletePage(pageId);
     if (outcome === 'root-protected') {
-      notifications.show({
+      showEditorMessage({
         id: 'editor-root-protected',
         color: 'orange',
         message: t('dashboardEditor.messages.rootProtected'),
       });
     }
     if (outcome === 'last-page') {
-      notifications.show({
+      showEditorMessage({
         id: 'editor-last-page',
         color: 'orange',
         message: t('dashboardEditor.messages.lastPage'),

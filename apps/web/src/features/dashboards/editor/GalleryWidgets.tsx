@@ -1,11 +1,11 @@
 import { Button, Loader, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../../app/use-organization-api.ts';
 import { describeError } from '../../../shared/http/describe.ts';
 import { fetchGalleryWidgets } from '../api.ts';
 import type { ClipboardPayload } from '../model/types.ts';
+import { showEditorMessage } from './editor-messages.ts';
 import { galleryWidgetPayload } from './gallery-widgets.ts';
 import { EDITOR_QUERY_KEY } from './query-keys.ts';
 
@@ -24,7 +24,7 @@ export function GalleryWidgets({ onInsert }: Props) {
     const read = galleryWidgetPayload(document);
     if (read.ok) onInsert(read.payload);
     else {
-      notifications.show({
+      showEditorMessage({
         color: 'red',
         title: t('dashboardEditor.palette.galleryFailed', { name }),
         message: read.errors.slice(0, 3).join('; '),

@@ -1,6 +1,5 @@
 import type { WidgetType } from '@edgeport/dashboard-schema';
 import { Button, Loader, Stack, Text, Title, UnstyledButton } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +11,7 @@ import { availablePalette, widgetLabelKey } from '../widgets/palette.ts';
 import { WidgetIcon } from '../widgets/WidgetIcon.tsx';
 import { fetchSavedWidgetDocument, fetchSavedWidgets } from './api.ts';
 import classes from './editor.module.css';
+import { showEditorMessage } from './editor-messages.ts';
 import { GalleryWidgets } from './GalleryWidgets.tsx';
 import { EDITOR_QUERY_KEY } from './query-keys.ts';
 import { savedWidgetPayload } from './saved-widgets.ts';
@@ -70,7 +70,7 @@ function SavedWidgets({ onInsert }: Pick<Props, 'onInsert'>) {
     try {
       onInsert(savedWidgetPayload(await fetchSavedWidgetDocument(await token(), id, version)));
     } catch (error) {
-      notifications.show({
+      showEditorMessage({
         color: 'red',
         title: t('dashboardEditor.palette.savedFailed'),
         message: describeError(t, error),

@@ -1,5 +1,4 @@
 import { Button, FileButton, Group, Progress, SegmentedControl, Select, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +6,7 @@ import { useOrganizationApi } from '../../../../app/use-organization-api.ts';
 import { describeError } from '../../../../shared/http/describe.ts';
 import { AssetStorageUsage, assetStorageKey } from '../AssetStorageUsage.tsx';
 import { fetchAssets, fetchGalleryManifest, fetchUploadUrl, putWithProgress } from '../api.ts';
+import { showEditorMessage } from '../editor-messages.ts';
 import { EDITOR_QUERY_KEY } from '../query-keys.ts';
 import { assetNameOf } from './page-settings.ts';
 
@@ -53,7 +53,7 @@ export function ImageAssetField({ dashboardId, source, asset, onChange }: Props)
   const upload = async (file: File | null) => {
     if (!file || !dashboardId) return;
     if (file.size > MAX_BYTES) {
-      notifications.show({ color: 'red', message: t('dashboardEditor.image.tooLarge', { max: '10 MiB' }) });
+      showEditorMessage({ color: 'red', message: t('dashboardEditor.image.tooLarge', { max: '10 MiB' }) });
       return;
     }
     const name = assetNameOf(file.name);
@@ -65,9 +65,9 @@ export function ImageAssetField({ dashboardId, source, asset, onChange }: Props)
       await queryClient.invalidateQueries({ queryKey: assetsKey });
       void queryClient.invalidateQueries({ queryKey: assetStorageKey(organization.id) });
       onChange({ source: 'dashboard', asset: name });
-      notifications.show({ color: 'green', message: t('dashboardEditor.image.uploaded', { name }) });
+      showEditorMessage({ color: 'green', message: t('dashboardEditor.image.uploaded', { name }) });
     } catch (error) {
-      notifications.show({
+      showEditorMessage({
         color: 'red',
         title: t('dashboardEditor.image.uploadFailed'),
         message: describeError(t, error),

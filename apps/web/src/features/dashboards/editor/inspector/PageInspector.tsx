@@ -11,12 +11,12 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import type { TFunction } from 'i18next';
 import { type KeyboardEvent, useMemo, useState } from 'react';
 import { Controller, useFieldArray, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { ListChange } from '../../model/types.ts';
+import { showEditorMessage } from '../editor-messages.ts';
 import { DeviceSelect } from './DeviceSelect.tsx';
 import { useModelNames } from './lookups.ts';
 import {
@@ -154,7 +154,7 @@ function SlotsEditor({
     const slot = slots[index];
     if (!slot) return;
     if (used.has(slot.name)) {
-      notifications.show({ color: 'orange', message: t('dashboardEditor.slots.inUse', { name: slot.name }) });
+      showEditorMessage({ color: 'orange', message: t('dashboardEditor.slots.inUse', { name: slot.name }) });
       return;
     }
     onChange((current) => current.filter((other) => other.name !== slot.name));
@@ -320,7 +320,7 @@ function VariablesEditor({
     const variable = variables[index];
     if (!variable) return;
     if (used.has(variable.name)) {
-      notifications.show({
+      showEditorMessage({
         color: 'orange',
         message: t('dashboardEditor.variables.inUse', { name: variable.name }),
       });
