@@ -1,5 +1,6 @@
 import { emptyDocument } from '@edgeport/dashboard-schema';
 import { describe, expect, it } from 'vitest';
+import { listEdit } from '../editor/inspector/page-settings.ts';
 import { createEditorStore } from './store.ts';
 import { counterIds, sampleDocument } from './test-fixtures.ts';
 
@@ -58,6 +59,26 @@ describe('createEditorStore', () => {
     store.commands.setVariables((current) => [...current, { name: 'mode', type: 'string', initial: 'auto' }]);
     store.commands.setVariables((current) => current.filter((variable) => variable.name !== 'limit'));
     expect(store.getState().document.variables?.map((variable) => variable.name)).toEqual(['mode']);
+  });
+
+  it('keeps the slot a paste brought in when the slot form commits an edit made on the list before it', () => {
+    const source = createEditorStore(sampleDocument(), { newId: counterIds('a') });
+    source.commands.select(['speed'], 'replace');
+    const payload = source.commands.copySelection();
+    const oven = { name: 'oven', label: 'Oven' };
+    const store = createEditorStore(
+      { ...emptyDocument('dashboard'), slots: [oven] },
+      { newId: counterIds() },
+    );
+    const shown = store.getState().document.slots;
+    if (!payload) throw new Error('nothing copied');
+    store.commands.paste(payload);
+    expect(store.getState().document.slots.map((slot) => slot.name)).toEqual(['oven', 'motor']);
+    // The form's label edit, made on the list it showed before the paste reached it.
+    store.commands.setSlots(listEdit(shown, [{ ...oven, label: 'Kiln' }]));
+    const { document } = store.getState();
+    expect(document.slots).toEqual([{ ...oven, label: 'Kiln' }, expect.objectContaining({ name: 'motor' })]);
+    expect(document.pages[0]?.widgets[0]).toMatchObject({ binding: { slot: 'motor', path: '/motor/speed' } });
   });
 
   it('undoes and redoes 1,000 steps quickly', () => {

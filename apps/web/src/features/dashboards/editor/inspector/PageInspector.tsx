@@ -22,6 +22,7 @@ import { useModelNames } from './lookups.ts';
 import {
   fromSlotRows,
   fromVariableRows,
+  listEdit,
   type NameProblem,
   nextName,
   type SlotRow,
@@ -125,7 +126,8 @@ function SlotsEditor({
     source: slots,
     toValues: slotFormValues,
     onReset: () => setProblems({}),
-    onCommit: onChange,
+    // Applied to the editor's list as it is by then, not as this form last showed it (see `listEdit`).
+    onCommit: (next) => onChange(listEdit(slots, next)),
   });
 
   const commit = () => {
@@ -291,7 +293,7 @@ function VariablesEditor({
       setProblems({});
       setBadInitial(null);
     },
-    onCommit: onChange,
+    onCommit: (next) => onChange(listEdit(variables, next)),
   });
 
   const commit = () => {

@@ -5,6 +5,7 @@ import {
   fromSlotRows,
   fromVariableRows,
   guessValue,
+  listEdit,
   nextName,
   parseValue,
   slotNameProblem,
@@ -94,6 +95,45 @@ describe('page settings', () => {
     expect(fromSlotRows([{ name: ' oven ', label: 'Oven', modelId: '', defaultDeviceId: '' }])).toEqual([
       { name: 'oven', label: 'Oven' },
     ]);
+  });
+
+  it('applies the edit of a list form to the current list, keeping what came in meanwhile', () => {
+    const press = { name: 'press', label: 'Press' };
+    const oven = { name: 'oven', label: 'Oven' };
+    const pasted = { name: 'line', label: 'Line' };
+    // The label of press changed and oven renamed, while a paste added line.
+    const edit = listEdit(
+      [press, oven],
+      [
+        { ...press, label: 'Big press' },
+        { ...oven, name: 'kiln' },
+      ],
+    );
+    expect(edit([press, oven, pasted])).toEqual([
+      { name: 'press', label: 'Big press' },
+      { name: 'kiln', label: 'Oven' },
+      pasted,
+    ]);
+    // An item removed meanwhile stays removed; one changed meanwhile and not by the form keeps that change.
+    expect(listEdit([press, oven], [press, { ...oven, label: 'Kiln' }])([{ ...press, label: 'P' }])).toEqual([
+      { name: 'press', label: 'P' },
+    ]);
+    // Names swapped within the form are fine; a rename onto an item brought in meanwhile is not applied.
+    expect(
+      listEdit(
+        [press, oven],
+        [
+          { ...press, name: 'oven' },
+          { ...oven, name: 'press' },
+        ],
+      )([press, oven]),
+    ).toEqual([
+      { name: 'oven', label: 'Press' },
+      { name: 'press', label: 'Oven' },
+    ]);
+    expect(listEdit([press], [{ ...press, name: 'line' }])([press, pasted])).toEqual([press, pasted]);
+    // Rows that no longer match what the form showed: the form's list is taken whole.
+    expect(listEdit([press], [press, oven])([pasted])).toEqual([press, oven]);
   });
 
   it('refuses an initial value that does not fit the type', () => {
