@@ -222,6 +222,12 @@ test('a flow built in the flow editor opens as cards and navigates to its entrie
     page.getByText('An entry cannot be inside itself or inside one of its own entries.'),
   ).toBeVisible();
   await expect(editor.locator('.react-flow__edge')).toHaveCount(1);
+  // The editor's messages keep clear of its commands (a hovered message stays open).
+  const message = await page
+    .locator('.mantine-Notification-root', { hasText: 'An entry cannot be inside itself' })
+    .boundingBox();
+  const save = await editor.getByTestId('flow-save').boundingBox();
+  expect(message && save && message.y > save.y + save.height).toBe(true);
 
   // Save: a new current version, then the card app.
   const saved = page.waitForRequest(

@@ -3,9 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../../app/use-organization-api.ts';
 import { describeError } from '../../../shared/http/describe.ts';
+import { showEditorMessage } from '../../../shared/ui/editor-messages.ts';
 import { fetchGalleryWidgets } from '../api.ts';
 import type { ClipboardPayload } from '../model/types.ts';
-import { showEditorMessage } from './editor-messages.ts';
 import { galleryWidgetPayload } from './gallery-widgets.ts';
 import { EDITOR_QUERY_KEY } from './query-keys.ts';
 

@@ -1,6 +1,6 @@
 import { emptyDocument } from '@edgeport/dashboard-schema';
 import { describe, expect, it } from 'vitest';
-import { listEdit } from '../editor/inspector/page-settings.ts';
+import { formListChange } from '../editor/inspector/page-settings.ts';
 import { createEditorStore } from './store.ts';
 import { counterIds, sampleDocument } from './test-fixtures.ts';
 
@@ -75,7 +75,9 @@ describe('createEditorStore', () => {
     store.commands.paste(payload);
     expect(store.getState().document.slots.map((slot) => slot.name)).toEqual(['oven', 'motor']);
     // The form's label edit, made on the list it showed before the paste reached it.
-    store.commands.setSlots(listEdit(shown, [{ ...oven, label: 'Kiln' }]));
+    store.commands.setSlots(
+      formListChange([{ ...oven, label: 'Kiln' }], new Set(shown.map((slot) => slot.name))),
+    );
     const { document } = store.getState();
     expect(document.slots).toEqual([{ ...oven, label: 'Kiln' }, expect.objectContaining({ name: 'motor' })]);
     expect(document.pages[0]?.widgets[0]).toMatchObject({ binding: { slot: 'motor', path: '/motor/speed' } });

@@ -14,7 +14,6 @@ import {
   Title,
   useComputedColorScheme,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   applyEdgeChanges,
@@ -32,6 +31,7 @@ import { useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useOrganizationApi } from '../../../app/use-organization-api.ts';
+import { showEditorMessage } from '../../../shared/ui/editor-messages.ts';
 import { useLeaveGuard } from '../../../shared/ui/use-leave-guard.ts';
 import { collectionKeys, createVersion, type Dashboard, fetchAll } from '../../dashboards/api.ts';
 import { FlowProblem } from '../components/FlowProblem.tsx';
@@ -200,7 +200,7 @@ function EditorBody({
 
   const refuseCycle = useCallback(
     () =>
-      notifications.show({
+      showEditorMessage({
         color: 'orange',
         title: t('flows.editor.cycleTitle'),
         message: t('flows.editor.cycle'),
@@ -290,7 +290,7 @@ function EditorBody({
       return createVersion(await token(), 'flows', flowId, checked.document, comment.trim() || undefined);
     },
     onSuccess: async (saved) => {
-      notifications.show({
+      showEditorMessage({
         color: 'green',
         message: t('flows.editor.saved', { name, version: saved.version }),
       });
@@ -300,7 +300,7 @@ function EditorBody({
       await navigate(entryPath(flowId, undefined));
     },
     onError: (error) =>
-      notifications.show({
+      showEditorMessage({
         color: 'red',
         title: t('flows.editor.saveFailed'),
         message: flowsFailure(t, error),

@@ -4,9 +4,9 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../../../app/use-organization-api.ts';
 import { describeError } from '../../../../shared/http/describe.ts';
+import { showEditorMessage } from '../../../../shared/ui/editor-messages.ts';
 import { AssetStorageUsage, assetStorageKey } from '../AssetStorageUsage.tsx';
 import { fetchAssets, fetchGalleryManifest, fetchUploadUrl, putWithProgress } from '../api.ts';
-import { showEditorMessage } from '../editor-messages.ts';
 import { EDITOR_QUERY_KEY } from '../query-keys.ts';
 import { assetNameOf } from './page-settings.ts';
 

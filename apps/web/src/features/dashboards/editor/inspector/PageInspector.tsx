@@ -12,17 +12,17 @@ import {
   Tooltip,
 } from '@mantine/core';
 import type { TFunction } from 'i18next';
-import { type KeyboardEvent, useMemo, useState } from 'react';
+import { type KeyboardEvent, useMemo, useRef, useState } from 'react';
 import { Controller, useFieldArray, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { showEditorMessage } from '../../../../shared/ui/editor-messages.ts';
 import type { ListChange } from '../../model/types.ts';
-import { showEditorMessage } from '../editor-messages.ts';
 import { DeviceSelect } from './DeviceSelect.tsx';
 import { useModelNames } from './lookups.ts';
 import {
+  formListChange,
   fromSlotRows,
   fromVariableRows,
-  listEdit,
   type NameProblem,
   nextName,
   type SlotRow,
@@ -99,6 +99,24 @@ function nameProblemText(t: TFunction, problem: NameProblem | undefined) {
   return problem ? t(`dashboardEditor.inspector.nameProblems.${problem}`, { max: 32 }) : undefined;
 }
 
+/**
+ * Hands on a list form's commits as changes of the editor's current list (`formListChange`): the names the form has
+ * shown or made since it last followed its source are its own, the rest of the current list is kept.
+ */
+function useListCommit<Item extends { name: string }>(
+  shown: readonly Item[],
+  onChange: (change: ListChange<Item>) => void,
+) {
+  const known = useRef(new Set<string>());
+  return {
+    commit: (edited: readonly Item[]) => {
+      for (const item of [...shown, ...edited]) known.current.add(item.name);
+      onChange(formListChange(edited, known.current));
+    },
+    forget: () => known.current.clear(),
+  };
+}
+
 const enterApplies = (commit: () => void) => (event: KeyboardEvent) => {
   if (event.key === 'Enter' && event.target instanceof HTMLInputElement) {
     event.preventDefault();
@@ -121,13 +139,16 @@ function SlotsEditor({
   const { control, register, getValues } = form;
   const rows = useFieldArray({ control, name: 'slots' });
   const [problems, setProblems] = useState<Record<number, NameProblem>>({});
+  const listCommit = useListCommit(slots, onChange);
   const handOn = useFormFollows({
     form,
     source: slots,
     toValues: slotFormValues,
-    onReset: () => setProblems({}),
-    // Applied to the editor's list as it is by then, not as this form last showed it (see `listEdit`).
-    onCommit: (next) => onChange(listEdit(slots, next)),
+    onReset: () => {
+      setProblems({});
+      listCommit.forget();
+    },
+    onCommit: (next) => listCommit.commit(next),
   });
 
   const commit = () => {
@@ -285,6 +306,7 @@ function VariablesEditor({
   const rows = useFieldArray({ control, name: 'variables' });
   const [problems, setProblems] = useState<Record<number, NameProblem>>({});
   const [badInitial, setBadInitial] = useState<number | null>(null);
+  const listCommit = useListCommit(variables, onChange);
   const handOn = useFormFollows({
     form,
     source: variables,
@@ -292,8 +314,9 @@ function VariablesEditor({
     onReset: () => {
       setProblems({});
       setBadInitial(null);
+      listCommit.forget();
     },
-    onCommit: (next) => onChange(listEdit(variables, next)),
+    onCommit: (next) => listCommit.commit(next),
   });
 
   const commit = () => {

@@ -2,10 +2,10 @@ import { type DashboardDocument, emptyDocument } from '@edgeport/dashboard-schem
 import { describe, expect, it } from 'vitest';
 import {
   assetNameOf,
+  formListChange,
   fromSlotRows,
   fromVariableRows,
   guessValue,
-  listEdit,
   nextName,
   parseValue,
   slotNameProblem,
@@ -97,43 +97,20 @@ describe('page settings', () => {
     ]);
   });
 
-  it('applies the edit of a list form to the current list, keeping what came in meanwhile', () => {
+  it('commits a list form as its rows plus what it never knew of the current list', () => {
     const press = { name: 'press', label: 'Press' };
-    const oven = { name: 'oven', label: 'Oven' };
     const pasted = { name: 'line', label: 'Line' };
-    // The label of press changed and oven renamed, while a paste added line.
-    const edit = listEdit(
-      [press, oven],
-      [
-        { ...press, label: 'Big press' },
-        { ...oven, name: 'kiln' },
-      ],
-    );
-    expect(edit([press, oven, pasted])).toEqual([
-      { name: 'press', label: 'Big press' },
-      { name: 'kiln', label: 'Oven' },
+    // The form showed press and slot1, renamed slot1 to mixer, then to blender, before either commit came back.
+    const known = new Set(['press', 'slot1', 'mixer', 'blender']);
+    const edited = [
+      { ...press, label: 'Big press' },
+      { name: 'blender', label: 'Blender' },
+    ];
+    expect(formListChange(edited, known)([press, { name: 'mixer', label: 'Mixer' }, pasted])).toEqual([
+      ...edited,
       pasted,
     ]);
-    // An item removed meanwhile stays removed; one changed meanwhile and not by the form keeps that change.
-    expect(listEdit([press, oven], [press, { ...oven, label: 'Kiln' }])([{ ...press, label: 'P' }])).toEqual([
-      { name: 'press', label: 'P' },
-    ]);
-    // Names swapped within the form are fine; a rename onto an item brought in meanwhile is not applied.
-    expect(
-      listEdit(
-        [press, oven],
-        [
-          { ...press, name: 'oven' },
-          { ...oven, name: 'press' },
-        ],
-      )([press, oven]),
-    ).toEqual([
-      { name: 'oven', label: 'Press' },
-      { name: 'press', label: 'Oven' },
-    ]);
-    expect(listEdit([press], [{ ...press, name: 'line' }])([press, pasted])).toEqual([press, pasted]);
-    // Rows that no longer match what the form showed: the form's list is taken whole.
-    expect(listEdit([press], [press, oven])([pasted])).toEqual([press, oven]);
+    expect(formListChange(edited, known)([press])).toEqual(edited);
   });
 
   it('refuses an initial value that does not fit the type', () => {

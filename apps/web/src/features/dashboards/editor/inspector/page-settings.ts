@@ -4,7 +4,6 @@ import {
   type DeviceSlot,
   type Variable,
 } from '@edgeport/dashboard-schema';
-import { sameJson } from './widget-form.ts';
 
 /** The slot names and variable names the document's widgets use (those cannot be renamed or removed). */
 export function usedNames(document: DashboardDocument): { slots: Set<string>; variables: Set<string> } {
@@ -80,27 +79,20 @@ export function guessValue(raw: string): number | boolean | string {
 }
 
 /**
- * A form's edit of a named list (device slots, variables) as a change of the editor's current list. Each row the form
- * changed replaces the item it was made from (found by its name; `base` is the list the form showed), and the rest of
- * the current list stays: an item another change brought in meanwhile (a paste's slots) is kept, where the form's
- * whole list would have dropped it and unbound the widgets that use it. A rename to the name of such an item is not
- * applied. When the form's rows no longer match `base` one for one, its list is taken whole.
+ * A list form's commit (device slots, variables) as a change of the editor's current list: the form's rows, then the
+ * items of the current list it has never shown nor made (`known` holds those names), such as the slots a paste brought
+ * in while the form was behind. The form's whole list used to replace the current one, which dropped them and unbound
+ * the pasted widgets. A name the form has known stays the form's to keep, rename or leave out, even when its own
+ * earlier commit has not reached it yet.
  */
-export function listEdit<Item extends { name: string }>(base: readonly Item[], edited: readonly Item[]) {
-  return (current: readonly Item[]): readonly Item[] => {
-    if (base.length !== edited.length) return edited;
-    const edits = new Map<string, Item>();
-    base.forEach((item, index) => {
-      const next = edited[index];
-      if (next && !sameJson(item, next)) edits.set(item.name, next);
-    });
-    const shown = new Set(base.map((item) => item.name));
-    const broughtIn = new Set(current.filter((item) => !shown.has(item.name)).map((item) => item.name));
-    return current.map((item) => {
-      const next = edits.get(item.name);
-      return next && !(next.name !== item.name && broughtIn.has(next.name)) ? next : item;
-    });
-  };
+export function formListChange<Item extends { name: string }>(
+  edited: readonly Item[],
+  known: ReadonlySet<string>,
+) {
+  return (current: readonly Item[]): readonly Item[] => [
+    ...edited,
+    ...current.filter((item) => !known.has(item.name)),
+  ];
 }
 
 /** The slots form: one row per slot, with '' for absent optional fields. */
