@@ -81,9 +81,8 @@ export function guessValue(raw: string): number | boolean | string {
 /**
  * A list form's commit (device slots, variables) as a change of the editor's current list: the form's rows, then the
  * items of the current list it has never shown nor made (`known` holds those names), such as the slots a paste brought
- * in while the form was behind. The form's whole list used to replace the current one, which dropped them and unbound
- * the pasted widgets. A name the form has known stays the form's to keep, rename or leave out, even when its own
- * earlier commit has not reached it yet.
+ * in while the form was behind (the form's whole list would drop them and unbind the pasted widgets). A name the form
+ * has known stays the form's to keep, rename or leave out, even when its own earlier commit has not reached it yet.
  */
 export function formListChange<Item extends { name: string }>(
   edited: readonly Item[],
