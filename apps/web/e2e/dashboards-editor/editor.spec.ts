@@ -1,7 +1,7 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { collectConsoleErrors } from '../support/browser.ts';
 import { mosquittoPub } from '../support/mqtt.ts';
-import { expectRoute, routePath, signInAs } from '../support/portal.ts';
+import { expectMessageBelow, expectRoute, routePath, signInAs } from '../support/portal.ts';
 import {
   type Permission,
   PORTAL_ACCESS,
@@ -208,10 +208,8 @@ test('a designer builds a dashboard, copies three widgets into another one, undo
 
   // The editor's messages keep clear of its toolbar (a message stays open while the pointer rests on it, so one over
   // Save kept the click from landing), and Save works while they are still shown.
-  const toolbar = await page.getByTestId('editor-toolbar').boundingBox();
   for (const text of ['3 widgets copied.', 'The page cannot be deleted']) {
-    const message = await page.locator('.mantine-Notification-root', { hasText: text }).boundingBox();
-    expect(message && toolbar && message.y > toolbar.y + toolbar.height).toBe(true);
+    await expectMessageBelow(page, text, page.getByTestId('editor-toolbar'));
   }
   await page.getByTestId('editor-save').click();
   await expect(page.getByText('Saved as version 2.')).toBeVisible();

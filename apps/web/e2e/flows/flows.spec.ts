@@ -1,7 +1,7 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { collectConsoleErrors } from '../support/browser.ts';
 import { e2ePort } from '../support/environment.ts';
-import { expectRoute, routePath, signInAs } from '../support/portal.ts';
+import { expectMessageBelow, expectRoute, routePath, signInAs } from '../support/portal.ts';
 import { type Permission, PORTAL_ACCESS, seedTenant, type Tenant, userOf } from '../support/seed.ts';
 
 const OWNER: Permission[] = [
@@ -223,11 +223,7 @@ test('a flow built in the flow editor opens as cards and navigates to its entrie
   ).toBeVisible();
   await expect(editor.locator('.react-flow__edge')).toHaveCount(1);
   // The editor's messages keep clear of its commands (a hovered message stays open).
-  const message = await page
-    .locator('.mantine-Notification-root', { hasText: 'An entry cannot be inside itself' })
-    .boundingBox();
-  const save = await editor.getByTestId('flow-save').boundingBox();
-  expect(message && save && message.y > save.y + save.height).toBe(true);
+  await expectMessageBelow(page, 'An entry cannot be inside itself', editor.getByTestId('flow-save'));
 
   // Save: a new current version, then the card app.
   const saved = page.waitForRequest(

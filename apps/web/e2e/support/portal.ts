@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { loginPage, submitLogin } from './browser.ts';
 import { type Tenant, userOf } from './seed.ts';
 
@@ -44,4 +44,11 @@ export async function openUserMenu(page: Page): Promise<void> {
 export async function signOut(page: Page): Promise<void> {
   await openUserMenu(page);
   await page.getByTestId('sign-out').click();
+}
+
+/** The message (a Mantine notification) with `text` is shown wholly below `target`, so it cannot cover it. */
+export async function expectMessageBelow(page: Page, text: string, target: Locator): Promise<void> {
+  const message = await page.locator('.mantine-Notification-root', { hasText: text }).boundingBox();
+  const box = await target.boundingBox();
+  expect(message && box && message.y > box.y + box.height).toBe(true);
 }

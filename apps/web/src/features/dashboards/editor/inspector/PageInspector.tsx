@@ -148,7 +148,7 @@ function SlotsEditor({
       setProblems({});
       listCommit.forget();
     },
-    onCommit: (next) => listCommit.commit(next),
+    onCommit: listCommit.commit,
   });
 
   const commit = () => {
@@ -316,7 +316,7 @@ function VariablesEditor({
       setBadInitial(null);
       listCommit.forget();
     },
-    onCommit: (next) => listCommit.commit(next),
+    onCommit: listCommit.commit,
   });
 
   const commit = () => {
