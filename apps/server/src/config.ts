@@ -29,6 +29,19 @@ export type Config = {
   samplesDir: string;
   /** Bytes of dashboard assets and gallery files one organization may store (DASHBOARD_ASSET_LIMIT_BYTES). */
   assetStorageLimitBytes: number;
+  /**
+   * Proxies whose X-Forwarded-* headers are believed (TRUSTED_PROXIES: addresses or CIDR ranges, comma-separated).
+   * Empty: none, the client address is the connection's.
+   */
+  trustedProxies: string[];
+  /**
+   * Private hosts (host or host:port) webhooks may reach (WEBHOOK_ALLOWED_PRIVATE_HOSTS, comma-separated). Only this
+   * server-wide setting opens private addresses; loopback, link-local, metadata and the server's own addresses stay
+   * forbidden whatever is listed.
+   */
+  webhookAllowedPrivateHosts: string[];
+  /** Largest MQTT packet accepted, before authentication too (MQTT_MAX_PACKET_BYTES, default 256 KiB). */
+  mqttMaxPacketBytes: number;
 };
 
 export class ConfigError extends Error {}
@@ -98,6 +111,16 @@ function bytes(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   return value;
 }
 
+/** A comma-separated list of non-empty entries. */
+function list(env: NodeJS.ProcessEnv, name: string): string[] {
+  const raw = optional(env, name);
+  if (!raw) return [];
+  return raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+}
+
 /** The environment, read once, typed. Every variable is listed in the README's configuration table. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 8080);
@@ -131,6 +154,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     samples: flag(env, 'EDGEPORT_SAMPLES', flag(env, 'EDGEPORT_DEMO', false)),
     samplesDir: path.resolve(import.meta.dirname, '../../../samples'),
     assetStorageLimitBytes: bytes(env, 'DASHBOARD_ASSET_LIMIT_BYTES', 100 * 1024 * 1024),
+    trustedProxies: list(env, 'TRUSTED_PROXIES'),
+    webhookAllowedPrivateHosts: list(env, 'WEBHOOK_ALLOWED_PRIVATE_HOSTS'),
+    mqttMaxPacketBytes: bytes(env, 'MQTT_MAX_PACKET_BYTES', 256 * 1024),
   };
 }
 

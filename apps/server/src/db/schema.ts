@@ -38,6 +38,12 @@ const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull(
 export const realms = pgTable('realms', {
   name: text('name').primaryKey(),
   displayName: text('display_name').notNull(),
+  /**
+   * The operator's organization: its administrators are the realm's platform operators (status feed, free device
+   * licence keys). Self-onboarded tenants share the realm but never own it. Set when the realm's first root
+   * organization is made; the migration backfilled the oldest root organization.
+   */
+  ownerOrganizationId: uuid('owner_organization_id'),
   createdAt: createdAt(),
 });
 
@@ -107,6 +113,51 @@ export const memberships = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.userId] }), index('memberships_user_idx').on(t.userId)],
+);
+
+/**
+ * An existing account asked to join an organization. Until its owner accepts, the account is not a member and the
+ * organization can change nothing of it; accepting adds the membership with the roles and groups named here.
+ */
+export const organizationInvitations = pgTable(
+  'organization_invitations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    invitedBy: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    roleIds: jsonb('role_ids').$type<string[]>().notNull().default([]),
+    groupIds: jsonb('group_ids').$type<string[]>().notNull().default([]),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('organization_invitations_org_user_idx').on(t.organizationId, t.userId),
+    index('organization_invitations_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * Failed sign-ins per realm, user name and client address, counted in one statement before the password is checked.
+ * Keyed by the name typed (not the account) so an unknown name is treated exactly like an existing one; keyed by the
+ * client address so an attacker elsewhere slows only themselves, not the owner.
+ */
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    realm: text('realm')
+      .notNull()
+      .references(() => realms.name, { onDelete: 'cascade' }),
+    username: text('username').notNull(),
+    clientAddress: text('client_address').notNull(),
+    failures: integer('failures').notNull().default(0),
+    lastFailureAt: timestamp('last_failure_at', { withTimezone: true }).notNull().defaultNow(),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.realm, t.username, t.clientAddress] })],
 );
 
 export const roles = pgTable(
