@@ -34,6 +34,7 @@ export async function seedDemo(db: Db, registry: RealmRegistry, config: Config):
     realm: DEMO_REALM,
     name: 'Demo',
     resourceId: DEMO_ORGANIZATION,
+    ownsRealm: true,
   });
   const plant = await createOrganization(db, {
     realm: DEMO_REALM,

@@ -253,6 +253,7 @@ async function seedTenant(
       iotEnabled: org.iotEnabled,
       vpnEnabled: org.vpnEnabled,
       dealer: org.dealer,
+      ownsRealm: true,
     });
     organizations[org.key] = { id: row.id, resourceId: row.resourceId };
   }

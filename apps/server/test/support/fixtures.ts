@@ -14,7 +14,12 @@ export const PASSWORD = 'correct horse battery';
 export async function seedTenants(server: TestServer, realm = 'acme') {
   const { db } = server.database;
   await server.app.realms.create(realm, realm.toUpperCase());
-  const orgA = await createOrganization(db, { realm, name: 'Org A', resourceId: `${realm}-a` });
+  const orgA = await createOrganization(db, {
+    realm,
+    name: 'Org A',
+    resourceId: `${realm}-a`,
+    ownsRealm: true,
+  });
   const orgA1 = await createOrganization(db, {
     realm,
     name: 'Org A1',

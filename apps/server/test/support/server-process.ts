@@ -85,6 +85,7 @@ export async function provisionDataDir(
       realm,
       name: `${realm} organization`,
       resourceId: `${realm}-org`,
+      ownsRealm: true,
     });
     const [model] = await db.insert(models).values({ organizationId: org.id, name: 'Machine' }).returning();
     if (!model) throw new Error('model insert returned nothing');

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { ACTIONS, RESOURCE_TYPES } from '@edgeport/permissions';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../../db/index.ts';
 import {
   memberships,
   organizations,
+  realms,
   roles,
   type StoredPermission,
   userRoles,
@@ -20,6 +22,11 @@ export type NewOrganization = {
   iotEnabled?: boolean;
   vpnEnabled?: boolean;
   dealer?: boolean;
+  /**
+   * The operator's organization: it becomes the realm's owner if the realm has none yet (root organizations only).
+   * Self-onboarded and user-created organizations never claim a realm.
+   */
+  ownsRealm?: boolean;
 };
 
 const everything: StoredPermission[] = RESOURCE_TYPES.map((rsname) => ({ rsname, scopes: [...ACTIONS] }));
@@ -52,6 +59,12 @@ export async function createOrganization(db: Db, input: NewOrganization) {
     })
     .returning();
   if (!row) throw new Error('organization insert returned nothing');
+  if (input.ownsRealm && row.parentId === null) {
+    await db
+      .update(realms)
+      .set({ ownerOrganizationId: row.id })
+      .where(and(eq(realms.name, input.realm), isNull(realms.ownerOrganizationId)));
+  }
   return row;
 }
 

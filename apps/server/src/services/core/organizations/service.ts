@@ -40,6 +40,24 @@ export async function authorizeInOrganization(
   return org;
 }
 
+/**
+ * Like `authorizeInOrganization`, for what only the realm's operator may do (the status feed, free licence keys):
+ * the caller's token must be for the organization that owns the realm and grant `action` on `resource` there.
+ * A self-onboarded tenant sharing the realm gets 403 whatever its own roles say.
+ */
+export async function authorizeAsRealmOperator(
+  db: Db,
+  principal: Principal,
+  action: Action,
+  resource: ResourceType,
+): Promise<store.OrganizationRow> {
+  const ownerId = await store.realmOwnerId(db, principal.realm);
+  if (!ownerId || principal.organizationId !== ownerId) {
+    throw forbidden(`only the operator of realm '${principal.realm}' may do this`);
+  }
+  return authorizeInOrganization(db, principal, ownerId, action, resource);
+}
+
 /** Organizations the caller belongs to, with their sub-organizations (the selector's tree). */
 export async function myOrganizations(db: Db, principal: Principal): Promise<core.Organization[]> {
   const seen = new Map<string, store.OrganizationRow>();

@@ -67,3 +67,12 @@ export async function findRealm(db: Db, name: string) {
   const [row] = await db.select().from(realms).where(eq(realms.name, name));
   return row;
 }
+
+/** The operator's organization of a realm (`realms.owner_organization_id`), if it has one. */
+export async function realmOwnerId(db: Db, realm: string): Promise<string | null> {
+  const [row] = await db
+    .select({ owner: realms.ownerOrganizationId })
+    .from(realms)
+    .where(eq(realms.name, realm));
+  return row?.owner ?? null;
+}
