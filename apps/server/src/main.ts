@@ -23,7 +23,11 @@ async function main() {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const app = await buildApp({ config, database, logger: { level: config.logLevel } });
 
-  const logins = [...firstLogins, ...(config.demo ? await seedDemo(database.db, app.realms, config) : [])];
+  // Instances starting together on one PostgreSQL seed the demo once: the others wait, then find the realm.
+  const demoLogins = config.demo
+    ? await database.exclusive('demo-seed', () => seedDemo(database.db, app.realms, config))
+    : [];
+  const logins = [...firstLogins, ...demoLogins];
   const sweep = setInterval(() => {
     sweepExpiredPayloads(database.db).catch((error) =>
       app.log.warn({ error }, 'sweeping expired sessions failed'),

@@ -16,6 +16,11 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Database = {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /**
+   * Runs `work` while no other server instance on this database runs work of the same name (a PostgreSQL session
+   * advisory lock; PGlite has one process only). For start-up work that must happen once: migrations, the demo seed.
+   */
+  exclusive<T>(name: string, work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 };
 
@@ -61,8 +66,11 @@ export async function openDatabase(options: {
       process.emitWarning(`idle PostgreSQL connection lost: ${error.message}`);
     });
     const db = drizzlePg(pool, { schema });
-    await migratePg(db, { migrationsFolder });
-    return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
+    const exclusive = <T>(name: string, work: () => Promise<T>) => underAdvisoryLock(pool, name, work);
+    // Two instances starting together on an empty database would both create the same tables (one dies on a
+    // duplicate pg_type); the second waits here and then finds every migration applied.
+    await exclusive('migrations', () => migratePg(db, { migrationsFolder }));
+    return { db: db as unknown as Db, kind: 'postgres', exclusive, close: () => pool.end() };
   }
   let client: PGlite;
   if (options.dataDir) {
@@ -74,7 +82,28 @@ export async function openDatabase(options: {
   }
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder });
-  return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+  return {
+    db: db as unknown as Db,
+    kind: 'pglite',
+    exclusive: (_name, work) => work(),
+    close: () => client.close(),
+  };
+}
+
+/** Holds a session advisory lock keyed by `name` on one pooled connection while `work` runs on others. */
+async function underAdvisoryLock<T>(pool: pg.Pool, name: string, work: () => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  const key = `edgeport:${name}`;
+  try {
+    await client.query('select pg_advisory_lock(hashtext($1))', [key]);
+    try {
+      return await work();
+    } finally {
+      await client.query('select pg_advisory_unlock(hashtext($1))', [key]);
+    }
+  } finally {
+    client.release();
+  }
 }
 
 export { schema };
