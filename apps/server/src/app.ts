@@ -103,7 +103,9 @@ export async function buildApp({
   const schemas = lazySchemaCompilers();
   const app = Fastify({
     logger,
-    trustProxy: true,
+    // X-Forwarded-* only from the configured proxies: a direct client must not choose the address that sign-in
+    // policies, gateway IP filters and rate limits see.
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     forceCloseConnections: 'idle',
     // strictNumbers off: with it, coercion turns '1e999' into Infinity and skips minimum/maximum.
     ajv: {

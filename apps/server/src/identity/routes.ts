@@ -199,6 +199,7 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityOpti
       callbacks.set(realm, callback);
     }
     const raw = request.raw as RawWithBody;
+    forwardAsFastifyTrusts(request);
     const prefix = `/auth/realms/${realm.name}`;
     raw.url = withDefaultClientScopes((raw.url ?? '').slice(prefix.length) || '/');
     // oidc-provider derives its mount path from originalUrl minus url.
@@ -222,6 +223,20 @@ function withDefaultClientScopes(url: string): string {
   for (const scope of DEFAULT_CLIENT_SCOPES) scopes.add(scope);
   query.set('scope', [...scopes].join(' '));
   return `${AUTH_PATH}?${query}`;
+}
+
+/**
+ * oidc-provider (Koa with `proxy` on) builds its URLs and cookies from X-Forwarded-*: it gets the client address,
+ * scheme and host Fastify settled under TRUSTED_PROXIES, never what a direct client sent.
+ */
+function forwardAsFastifyTrusts(request: FastifyRequest) {
+  const { ip, protocol, host } = request;
+  const headers = request.raw.headers;
+  for (const name of Object.keys(headers))
+    if (name === 'forwarded' || name.startsWith('x-forwarded-')) delete headers[name];
+  headers['x-forwarded-for'] = ip;
+  headers['x-forwarded-proto'] = protocol;
+  headers['x-forwarded-host'] = host;
 }
 
 function bearer(request: FastifyRequest): string | undefined {
