@@ -185,8 +185,9 @@ export class LicenseExpiry {
     if (row.autorenew) {
       try {
         const charge = await lifecycle.inTransaction(db, (tx) =>
-          lifecycle.renewTerm(tx, payments, row.id, now, 'autorenew'),
+          lifecycle.renewDueTerm(tx, payments, row.id, now),
         );
+        if (!charge) return;
         await this.#audit(row, 'licenses.renew', {
           autorenew: true,
           previousExpiresAt: row.expiresAt?.toISOString(),
@@ -201,6 +202,7 @@ export class LicenseExpiry {
     const devices = await lifecycle.inTransaction(db, (tx) =>
       lifecycle.expire(tx, row.id, now, renewalRefused ? { autorenewFailed: renewalRefused } : {}),
     );
+    if (!devices) return;
     announceAll(devices);
     await this.#audit(row, 'licenses.expire', {
       expiresAt: row.expiresAt?.toISOString(),
@@ -221,10 +223,12 @@ export class LicenseExpiry {
       for (const row of rows) {
         if (row.autorenew) {
           const from = Math.max(now.getTime(), row.expiresAt?.getTime() ?? 0);
-          await store.updateDeviceLicense(db, row.id, { expiresAt: new Date(from + LICENSE_TERM_MS) });
+          await store.updateDueDeviceLicense(db, row.id, now, {
+            expiresAt: new Date(from + LICENSE_TERM_MS),
+          });
           continue;
         }
-        if (await store.updateDeviceLicense(db, row.id, { status: 'EXPIRED' })) {
+        if (await store.updateDueDeviceLicense(db, row.id, now, { status: 'EXPIRED' })) {
           if (row.deviceId) announceAll([row.deviceId]);
           await this.#systemAudit(row.organizationId, 'deviceLicenses.expire', 'deviceLicenses', row.id, '', {
             expiresAt: row.expiresAt?.toISOString(),

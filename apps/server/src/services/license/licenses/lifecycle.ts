@@ -265,6 +265,36 @@ export async function renewTerm(
   const view = await locked(tx, id);
   if (view.status === 'ISSUED') throw conflict('the licence is ISSUED: activate it first');
   if (view.status === 'REVOKED') throw conflict('the licence is REVOKED and cannot be renewed');
+  return renewLocked(tx, payments, view, now, by);
+}
+
+/**
+ * The sweep's renewal: only while the locked row is still ACTIVE and due. Another instance's sweep may have renewed
+ * (or expired) it since this one listed it; then nothing happens and nothing is charged (answers undefined).
+ */
+export async function renewDueTerm(
+  tx: Db,
+  payments: PaymentProvider,
+  id: string,
+  now: Date,
+): Promise<Charged | undefined> {
+  const view = await locked(tx, id);
+  if (!isDue(view, now)) return undefined;
+  return renewLocked(tx, payments, view, now, 'autorenew');
+}
+
+function isDue(view: store.LicenseView, now: Date): boolean {
+  return view.status === 'ACTIVE' && view.expiresAt !== null && view.expiresAt.getTime() <= now.getTime();
+}
+
+async function renewLocked(
+  tx: Db,
+  payments: PaymentProvider,
+  view: store.LicenseView,
+  now: Date,
+  by: Actor,
+): Promise<Charged> {
+  const id = view.id;
   const charge = await chargeTerm(tx, payments, view, 'renewal');
   const from = Math.max(now.getTime(), view.expiresAt?.getTime() ?? 0);
   const expiresAt = new Date(from + view.version.termDays * DAY_MS);
@@ -330,9 +360,10 @@ export async function expire(
   id: string,
   now: Date,
   detail: Record<string, unknown>,
-): Promise<string[]> {
+): Promise<string[] | undefined> {
   const view = await locked(tx, id);
-  if (view.status !== 'ACTIVE') return [];
+  // Checked on the locked row: another instance may have renewed or expired it since the sweep listed it.
+  if (!isDue(view, now)) return undefined;
   await store.updateLicense(tx, id, ['ACTIVE'], { status: 'EXPIRED' }, now);
   const devices = await store.expireDeviceLicenses(tx, id);
   await event(

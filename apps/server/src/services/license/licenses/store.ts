@@ -524,15 +524,22 @@ export async function standaloneEndedBy(db: Db, now: Date, limit: number) {
     .limit(limit);
 }
 
-export async function updateDeviceLicense(
+/**
+ * Ends or extends a standalone device licence's term, only while it is still ACTIVE and due at `now` (another
+ * instance's sweep may have done it already: then nothing changes and the answer is false).
+ */
+export async function updateDueDeviceLicense(
   db: Db,
   id: string,
+  now: Date,
   values: Partial<Pick<typeof deviceLicenses.$inferSelect, 'status' | 'expiresAt'>>,
 ): Promise<boolean> {
   const rows = await db
     .update(deviceLicenses)
     .set(values)
-    .where(and(eq(deviceLicenses.id, id), eq(deviceLicenses.status, 'ACTIVE')))
+    .where(
+      and(eq(deviceLicenses.id, id), eq(deviceLicenses.status, 'ACTIVE'), lte(deviceLicenses.expiresAt, now)),
+    )
     .returning({ id: deviceLicenses.id });
   return rows.length > 0;
 }
