@@ -10,6 +10,7 @@ import { sql } from 'drizzle-orm';
 import Fastify, { type FastifySchemaValidationError, type FastifyServerOptions } from 'fastify';
 import { createWebSocketStream } from 'ws';
 import type { BlobStore } from './blob/blob-store.ts';
+import { DatabaseBlobStore } from './blob/database-store.ts';
 import { DirectoryBlobStore } from './blob/directory-store.ts';
 import { Clock } from './clock.ts';
 import { baseOrigin, type Config } from './config.ts';
@@ -88,7 +89,7 @@ export type AppOptions = {
   mail?: MailTransport;
   /** Where charges go; by default invoices (`InvoiceProvider`). */
   payments?: PaymentProvider;
-  /** Where files go; by default `{dataDir}/blobs`. */
+  /** Where files go; by default the `blobs` table on PostgreSQL, `{dataDir}/blobs` on PGlite. */
   blobs?: BlobStore;
 };
 
@@ -98,7 +99,10 @@ export async function buildApp({
   logger = false,
   mail: mailOption,
   payments = new InvoiceProvider(),
-  blobs = new DirectoryBlobStore(path.join(config.dataDir, 'blobs')),
+  // On PostgreSQL every instance of a cluster must read what another stored; PGlite is one process's own.
+  blobs = database.kind === 'postgres'
+    ? new DatabaseBlobStore(database.db)
+    : new DirectoryBlobStore(path.join(config.dataDir, 'blobs')),
 }: AppOptions) {
   const schemas = lazySchemaCompilers();
   const app = Fastify({

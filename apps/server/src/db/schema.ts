@@ -3,6 +3,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  customType,
   doublePrecision,
   index,
   integer,
@@ -14,6 +15,9 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+
+/** PostgreSQL's binary string; node-postgres and PGlite hand it over as a Buffer / Uint8Array. */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
 
 export const ROLE_KINDS = ['general', 'data', 'device'] as const;
 export type RoleKind = (typeof ROLE_KINDS)[number];
@@ -1633,3 +1637,14 @@ export const dashboardUserPreferences = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.dashboardId, t.key] })],
 );
+
+/**
+ * File contents (dashboard assets, gallery packages) when the server runs on PostgreSQL: every instance of a cluster
+ * reads what another stored (`DatabaseBlobStore`). Keys as `BlobStore` makes them; the owning row holds the key.
+ */
+export const blobs = pgTable('blobs', {
+  key: text('key').primaryKey(),
+  body: bytea('body').notNull(),
+  size: integer('size').notNull(),
+  createdAt: createdAt(),
+});

@@ -9,7 +9,14 @@ import { type Config, loadConfig } from '../../src/config.ts';
 import { type Database, openDatabase } from '../../src/db/index.ts';
 import { pgliteTemplate } from './pglite-template.ts';
 
-export type TestServer = { app: App; database: Database; config: Config; close(): Promise<void> };
+export type TestServer = {
+  app: App;
+  database: Database;
+  config: Config;
+  /** Set on PostgreSQL: where `startAnotherInstance` connects. */
+  databaseUrl?: string;
+  close(): Promise<void>;
+};
 
 export const TEST_PORT = 8080;
 
@@ -50,11 +57,36 @@ export async function startTestServer(
     app,
     database,
     config,
+    databaseUrl,
     async close() {
       await app.close();
       await database.close();
       await dropDatabase();
       if (ownDataDir) await rm(ownDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A second server instance on the same PostgreSQL database as `server` (what a cluster runs), with its own
+ * connection pool and data directory. Closing it leaves the database to `server`.
+ */
+export async function startAnotherInstance(server: TestServer): Promise<TestServer> {
+  if (!server.databaseUrl) throw new Error('another instance needs PostgreSQL (TEST_DATABASE_URL)');
+  const dataDir = path.join(tmpdir(), `edgeport-test-${randomBytes(6).toString('hex')}`);
+  const config = { ...server.config, dataDir };
+  const database = await openDatabase({ databaseUrl: server.databaseUrl });
+  const app = await buildApp({ config, database });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    databaseUrl: server.databaseUrl,
+    async close() {
+      await app.close();
+      await database.close();
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

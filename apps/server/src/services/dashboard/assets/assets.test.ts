@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storedBlobNames } from '../../../../test/support/blobs.ts';
 import { caller } from '../../../../test/support/calls.ts';
 import { PASSWORD, seedTenants, userWithRole } from '../../../../test/support/fixtures.ts';
 import { startTestServer, type TestServer } from '../../../../test/support/server.ts';
@@ -84,7 +85,7 @@ async function assetRows(dashboardId: string) {
 }
 
 async function blobFiles(organizationId: string): Promise<string[]> {
-  return readdir(path.join(dataDir, 'blobs', 'dashboard-assets', organizationId)).catch(() => []);
+  return storedBlobNames(server, `dashboard-assets/${organizationId}`);
 }
 
 beforeAll(async () => {

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { emptyDocument } from '@edgeport/dashboard-schema';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storedBlobNames } from '../../../../test/support/blobs.ts';
 import { caller } from '../../../../test/support/calls.ts';
 import { PASSWORD, seedTenants, userWithRole } from '../../../../test/support/fixtures.ts';
 import { startTestServer, type TestServer } from '../../../../test/support/server.ts';
@@ -185,7 +186,7 @@ describe('the organization gallery', () => {
     const rows = await galleryRows(tenants.orgA.id);
     expect(rows).toHaveLength(1);
     expect(rows[0]?.size).toBe(2000);
-    const files = await readdir(path.join(dataDir, 'blobs', 'gallery', tenants.orgA.id));
+    const files = await storedBlobNames(server, `gallery/${tenants.orgA.id}`);
     expect(files).toEqual([rows[0]?.blobKey.split('/').at(-1)]);
     const widgets = await call('GET', `${BASE}/organizations/gallery/widgets`, token.admin);
     expect(widgets.json().map((widget: { name: string }) => widget.name)).toEqual(['Pressure gauge']);
@@ -274,7 +275,7 @@ describe('the organization gallery', () => {
     expect((await galleryRows(tenants.orgA.id)).map((row) => row.name)).toEqual(['plant-icons']);
     const storage = await call('GET', `${BASE}/assetstorage`, token.admin);
     expect(storage.json()).toEqual({ usedBytes: 2000, limitBytes: LIMIT, assets: 1 });
-    expect(await readdir(path.join(dataDir, 'blobs', 'gallery', tenants.orgA.id))).toHaveLength(1);
+    expect(await storedBlobNames(server, `gallery/${tenants.orgA.id}`)).toHaveLength(1);
   });
 
   it('lets only holders of UPDATE on dashboards upload and delete', async () => {
@@ -319,7 +320,7 @@ describe('the organization gallery', () => {
     const deleted = await call('DELETE', `${BASE}/gallery/assets/plant-icons`, token.admin);
     expect(deleted.statusCode).toBe(204);
     expect(await galleryRows(tenants.orgA.id)).toEqual([]);
-    expect(await readdir(path.join(dataDir, 'blobs', 'gallery', tenants.orgA.id))).toEqual([]);
+    expect(await storedBlobNames(server, `gallery/${tenants.orgA.id}`)).toEqual([]);
     expect((await call('GET', `${BASE}/gallery/assets/plant-icons/manifest`, token.admin)).statusCode).toBe(
       404,
     );
