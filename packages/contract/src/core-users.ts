@@ -33,6 +33,12 @@ export const OrganizationUser = Type.Object({
   groupPoliciesEnabled: Type.Boolean(),
   /** Invited, but no password set yet. */
   invitationPending: Type.Boolean(),
+  /**
+   * The account belongs to no organization outside this one and its sub-organizations, so this organization's
+   * administrators may change its e-mail, password, names, language and enabled state. false for an account that also
+   * belongs to another organization: only its owner changes those (on their own account), and the PUT answers 403.
+   */
+  accountManaged: Type.Boolean(),
   requiredActions: Type.Array(Type.String()),
   createdAt: Type.String({ format: 'date-time' }),
   /** Roles of this organization given to the user directly. */
@@ -71,6 +77,46 @@ export const UserInvite = Type.Object(
   { additionalProperties: false },
 );
 export type UserInvite = Static<typeof UserInvite>;
+
+/**
+ * An existing account of the realm asked to join the organization (the answer 202 of an invitation). It is not a
+ * member until its owner accepts; the roles and groups are given then, those that still exist. The account's names
+ * are not shown: the account is not the organization's.
+ */
+export const OrganizationInvitation = Type.Object({
+  id: uuid,
+  email: Type.String(),
+  /** The e-mail of the administrator who invited, while their account exists. */
+  invitedBy: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String({ format: 'date-time' }),
+  roles: Type.Array(NamedRef),
+  groups: Type.Array(NamedRef),
+});
+export type OrganizationInvitation = Static<typeof OrganizationInvitation>;
+
+export const OrganizationInvitationParams = Type.Object({ org: orgParam, id: uuid });
+
+/** Oldest first, at most `pageSize` (default 50) per page. */
+export const InvitationListQuery = Type.Object(
+  {
+    page: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, default: 0 })),
+    pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 50 })),
+  },
+  { additionalProperties: false },
+);
+export type InvitationListQuery = Static<typeof InvitationListQuery>;
+
+/** An invitation to join an organization, as the invited account's owner sees it. */
+export const AccountInvitation = Type.Object({
+  id: uuid,
+  organization: Type.Object({ id: uuid, resourceId: Type.String(), name: Type.String() }),
+  /** Name (or e-mail) of the administrator who invited, while their account exists. */
+  invitedBy: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+export type AccountInvitation = Static<typeof AccountInvitation>;
+
+export const AccountInvitationParams = Type.Object({ id: uuid });
 
 export const UserUpdate = Type.Object(
   {

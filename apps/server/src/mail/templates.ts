@@ -9,6 +9,9 @@ type Texts = {
   inviteSubject: (org: string, brand: string) => string;
   inviteBody: (org: string, brand: string) => string;
   inviteButton: string;
+  joinSubject: (org: string, brand: string) => string;
+  joinBody: (org: string, brand: string) => string;
+  joinButton: string;
   passwordSubject: (brand: string) => string;
   passwordBody: (brand: string, email: string) => string;
   passwordButton: string;
@@ -23,6 +26,10 @@ const TEXTS: Record<MailLanguage, Texts> = {
     inviteBody: (org, brand) =>
       `You have been invited to the organization ${org} on ${brand}. Set your password to activate your account:`,
     inviteButton: 'Set password',
+    joinSubject: (org, brand) => `${org} invites you to join on ${brand}`,
+    joinBody: (org, brand) =>
+      `The organization ${org} invites your ${brand} account to join it. Nothing changes until you accept: sign in and open "Invitations" in the organization list to accept or decline.`,
+    joinButton: 'Show invitations',
     passwordSubject: (brand) => `Set a new password for ${brand}`,
     passwordBody: (brand, email) =>
       `An administrator asked you to change the password of your ${brand} account ${email}. Open this link to set a new password:`,
@@ -36,6 +43,10 @@ const TEXTS: Record<MailLanguage, Texts> = {
     inviteBody: (org, brand) =>
       `Sie wurden in die Organisation ${org} auf ${brand} eingeladen. Legen Sie Ihr Passwort fest, um Ihr Konto zu aktivieren:`,
     inviteButton: 'Passwort festlegen',
+    joinSubject: (org, brand) => `${org} lädt Sie auf ${brand} ein`,
+    joinBody: (org, brand) =>
+      `Die Organisation ${org} lädt Ihr ${brand}-Konto ein, Mitglied zu werden. Bis Sie annehmen, ändert sich nichts: Melden Sie sich an und öffnen Sie „Einladungen“ in der Organisationsliste, um anzunehmen oder abzulehnen.`,
+    joinButton: 'Einladungen anzeigen',
     passwordSubject: (brand) => `Neues Passwort für ${brand} festlegen`,
     passwordBody: (brand, email) =>
       `ein Administrator bittet Sie, das Passwort Ihres ${brand}-Kontos ${email} zu ändern. Öffnen Sie diesen Link, um ein neues Passwort festzulegen:`,
@@ -49,6 +60,10 @@ const TEXTS: Record<MailLanguage, Texts> = {
     inviteBody: (org, brand) =>
       `Te han invitado a la organización ${org} en ${brand}. Establece tu contraseña para activar tu cuenta:`,
     inviteButton: 'Establecer contraseña',
+    joinSubject: (org, brand) => `${org} te invita a unirte en ${brand}`,
+    joinBody: (org, brand) =>
+      `La organización ${org} invita a tu cuenta de ${brand} a unirse. Nada cambia hasta que aceptes: inicia sesión y abre «Invitaciones» en la lista de organizaciones para aceptar o rechazar.`,
+    joinButton: 'Ver invitaciones',
     passwordSubject: (brand) => `Establece una nueva contraseña para ${brand}`,
     passwordBody: (brand, email) =>
       `Un administrador te ha pedido que cambies la contraseña de tu cuenta de ${brand} ${email}. Abre este enlace para establecer una nueva contraseña:`,
@@ -62,6 +77,10 @@ const TEXTS: Record<MailLanguage, Texts> = {
     inviteBody: (org, brand) =>
       `Vous avez été invité dans l'organisation ${org} sur ${brand}. Définissez votre mot de passe pour activer votre compte :`,
     inviteButton: 'Définir le mot de passe',
+    joinSubject: (org, brand) => `${org} vous invite à la rejoindre sur ${brand}`,
+    joinBody: (org, brand) =>
+      `L'organisation ${org} invite votre compte ${brand} à la rejoindre. Rien ne change tant que vous n'acceptez pas : connectez-vous et ouvrez « Invitations » dans la liste des organisations pour accepter ou refuser.`,
+    joinButton: 'Voir les invitations',
     passwordSubject: (brand) => `Définissez un nouveau mot de passe pour ${brand}`,
     passwordBody: (brand, email) =>
       `Un administrateur vous demande de changer le mot de passe de votre compte ${brand} ${email}. Ouvrez ce lien pour définir un nouveau mot de passe :`,
@@ -75,6 +94,10 @@ const TEXTS: Record<MailLanguage, Texts> = {
     inviteBody: (org, brand) =>
       `Sei stato invitato nell'organizzazione ${org} su ${brand}. Imposta la tua password per attivare l'account:`,
     inviteButton: 'Imposta password',
+    joinSubject: (org, brand) => `${org} ti invita a unirti su ${brand}`,
+    joinBody: (org, brand) =>
+      `L'organizzazione ${org} invita il tuo account ${brand} a unirsi. Nulla cambia finché non accetti: accedi e apri «Inviti» nell'elenco delle organizzazioni per accettare o rifiutare.`,
+    joinButton: 'Mostra inviti',
     passwordSubject: (brand) => `Imposta una nuova password per ${brand}`,
     passwordBody: (brand, email) =>
       `Un amministratore ti chiede di cambiare la password del tuo account ${brand} ${email}. Apri questo link per impostare una nuova password:`,
@@ -107,18 +130,19 @@ function compose(
   body: string,
   button: string,
   link: string,
-  validHours: number,
+  validHours?: number,
 ): RenderedMail {
   const t = TEXTS[language];
   const greeting = t.greeting(displayName(recipient));
-  const text = [greeting, '', body, '', link, '', t.validity(validHours), t.ignore, ''].join('\n');
+  const notes = validHours === undefined ? [t.ignore] : [t.validity(validHours), t.ignore];
+  const text = [greeting, '', body, '', link, '', ...notes, ''].join('\n');
   const html = `<!DOCTYPE html>
 <html lang="${language}"><body style="font-family:system-ui,sans-serif;font-size:15px;line-height:1.5;color:#212529">
 <p>${escapeHtml(greeting)}</p>
 <p>${escapeHtml(body)}</p>
 <p><a href="${escapeHtml(link)}" style="display:inline-block;padding:10px 16px;background:#1c7ed6;color:#fff;border-radius:4px;text-decoration:none">${escapeHtml(button)}</a></p>
 <p style="word-break:break-all;color:#495057">${escapeHtml(link)}</p>
-<p style="color:#868e96">${escapeHtml(t.validity(validHours))} ${escapeHtml(t.ignore)}</p>
+<p style="color:#868e96">${escapeHtml(notes.join(' '))}</p>
 </body></html>`;
   return { subject, text, html };
 }
@@ -141,6 +165,28 @@ export function invitationMail(input: {
     t.inviteButton,
     input.link,
     input.validHours,
+  );
+}
+
+/**
+ * The e-mail telling an existing account that an organization invites it to join: it is not a member until its owner
+ * accepts in the portal, so the link only opens the portal (no token, nothing happens by following it).
+ */
+export function joinInvitationMail(input: {
+  recipient: Recipient;
+  organizationName: string;
+  brandName: string;
+  link: string;
+}): RenderedMail {
+  const language = mailLanguage(input.recipient.locale);
+  const t = TEXTS[language];
+  return compose(
+    language,
+    input.recipient,
+    t.joinSubject(input.organizationName, input.brandName),
+    t.joinBody(input.organizationName, input.brandName),
+    t.joinButton,
+    input.link,
   );
 }
 

@@ -7,6 +7,7 @@ import { clientRoutes } from './clients/routes.ts';
 import { deviceGroupRoutes } from './device-groups/routes.ts';
 import { deviceRoutes } from './devices/routes.ts';
 import { groupRoutes } from './groups/routes.ts';
+import { invitationRoutes } from './invitations/routes.ts';
 import { onboardingRoutes } from './onboarding/routes.ts';
 import { organizationAppRoutes } from './organization-apps/routes.ts';
 import { organizationAdminRoutes } from './organizations/admin-routes.ts';
@@ -32,6 +33,7 @@ export const coreService: ServiceDefinition = {
       accountRoutes,
       statusRoutes,
       userRoutes,
+      invitationRoutes,
       groupRoutes,
       roleRoutes,
       securityPolicyRoutes,

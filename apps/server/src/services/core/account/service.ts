@@ -2,12 +2,17 @@ import type { core } from '@edgeport/contract';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../../db/index.ts';
 import { users } from '../../../db/schema.ts';
-import { badRequest, notFound, unauthorized } from '../../../http/errors.ts';
+import { badRequest, forbidden, notFound, unauthorized } from '../../../http/errors.ts';
 import type { Principal } from '../../../http/principal.ts';
 import { findAccount } from '../../../identity/accounts.ts';
 import { accountSessions, endAccountSession } from '../../../identity/sessions.ts';
 
+/**
+ * The caller's own account, signed in. A personal API key acts for its owner inside one organization and is handed
+ * out by that organization's administrators: it must not change the realm-wide account (issue 32, F1).
+ */
 async function accountOf(db: Db, principal: Principal) {
+  if (principal.apiKeyId) throw forbidden('sign in to manage your account; an API key cannot');
   const account = await findAccount(db, principal.realm, principal.userId);
   if (!account) throw unauthorized('the account no longer exists');
   return account;

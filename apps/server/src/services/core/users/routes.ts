@@ -67,13 +67,21 @@ export const userRoutes: FastifyPluginAsyncTypebox<ServiceContext> = async (
       schema: {
         operationId: 'inviteOrganizationUser',
         params: core.OrganizationUsersParams,
+        description:
+          'A new e-mail: a new account, now a member (201), mailed a link to set its password. An existing account ' +
+          'of the realm: only invited (202); it becomes a member when its owner accepts.',
         body: core.UserInvite,
-        response: { 201: core.OrganizationUser, ...withConflict },
+        response: { 201: core.OrganizationUser, 202: core.OrganizationInvitation, ...withConflict },
       },
     },
     async (request, reply) => {
-      const user = await service.inviteUser(context, principalOf(request), request.params.org, request.body);
-      return reply.code(201).send(user);
+      const outcome = await service.inviteUser(
+        context,
+        principalOf(request),
+        request.params.org,
+        request.body,
+      );
+      return reply.code(outcome.status).send(outcome.body);
     },
   );
 

@@ -16,6 +16,7 @@ import { recordAudit } from '../../audit/service.ts';
 import { assertWithinLimit } from '../../limits/enforce.ts';
 import { themeForRealm } from '../../theme/service.ts';
 import { groupsAmong } from '../groups/service.ts';
+import { inviteAccount, isInvited } from '../invitations/service.ts';
 import { descendantIds } from '../organizations/admin-service.ts';
 import { authorizeInOrganization } from '../organizations/service.ts';
 import { rolesAmong } from '../roles/service.ts';
@@ -44,6 +45,7 @@ function toItem(
   account: store.AccountRow,
   roles: store.NamedRow[],
   groups: store.NamedRow[],
+  shared: Set<string>,
 ): core.OrganizationUser {
   const pick = (rows: store.NamedRow[]) =>
     rows.filter((row) => row.userId === account.id).map(({ id, name }) => ({ id, name }));
@@ -57,6 +59,7 @@ function toItem(
     passwordChangeInvitation: account.passwordChangeInvitation,
     groupPoliciesEnabled: account.groupPoliciesEnabled,
     invitationPending: account.passwordHash === null,
+    accountManaged: !shared.has(account.id),
     requiredActions: account.requiredActions,
     createdAt: account.createdAt.toISOString(),
     roles: pick(roles),
@@ -64,13 +67,37 @@ function toItem(
   };
 }
 
+/** The organization and every organization below it: whose administrators manage an account only there. */
+async function subtreeOf(db: Db, org: Organization): Promise<string[]> {
+  return [org.id, ...(await descendantIds(db, org.id))];
+}
+
 async function itemsOf(db: Db, org: Organization, accounts: store.AccountRow[]) {
   const ids = accounts.map((account) => account.id);
-  const [roles, groups] = await Promise.all([
+  const [roles, groups, shared] = await Promise.all([
     store.rolesOfUsers(db, org.id, ids),
     store.groupsOfUsers(db, org.id, ids),
+    subtreeOf(db, org).then((subtree) => store.membersElsewhere(db, ids, subtree)),
   ]);
-  return accounts.map((account) => toItem(account, roles, groups));
+  const elsewhere = new Set(shared);
+  return accounts.map((account) => toItem(account, roles, groups, elsewhere));
+}
+
+/**
+ * Issue 32 (F1), who owns an account: accounts are realm-wide, organizations are tenants. An organization's
+ * administrators change an account's e-mail, password, names, language or enabled state only while it belongs to
+ * no organization outside their own (and its sub-organizations). An account that also belongs to an unrelated
+ * organization is its owner's alone: they manage it themselves (account page, set-password link), as in Keycloak,
+ * where only realm administrators manage credentials. Roles, groups, policies and the membership stay each
+ * organization's own.
+ */
+async function assertManagesAccount(db: Db, org: Organization, account: store.AccountRow): Promise<void> {
+  const shared = await store.membersElsewhere(db, [account.id], await subtreeOf(db, org));
+  if (shared.length > 0) {
+    throw forbidden(
+      `user '${account.id}' also belongs to another organization: only its owner changes its e-mail, password, names, language or enabled state; roles, groups and the membership here can still be changed`,
+    );
+  }
 }
 
 async function itemOf(db: Db, org: Organization, account: store.AccountRow) {
@@ -157,16 +184,21 @@ async function sendPasswordLink(
   await context.mail.send({ realm: account.realm, to: account.email, ...rendered });
 }
 
+export type InviteOutcome =
+  | { status: 201; body: core.OrganizationUser }
+  | { status: 202; body: core.OrganizationInvitation };
+
 /**
- * Invites someone into the organization. An account of the realm with that e-mail becomes a member; otherwise a new
- * account without password is created and gets an invitation e-mail whose link sets the password.
+ * Invites someone into the organization. A new e-mail gets a new account without password that becomes a member
+ * (201) and an e-mail whose link sets the password. An existing account of the realm is someone else's: it is only
+ * invited (202) and becomes a member when its owner accepts (issue 32, F1).
  */
 export async function inviteUser(
   context: UsersContext,
   principal: Principal,
   ref: string,
   input: core.UserInvite,
-) {
+): Promise<InviteOutcome> {
   const { db } = context;
   const org = await authorizeInOrganization(db, principal, ref, 'CREATE', 'users');
   const email = normalizeEmail(input.email);
@@ -178,42 +210,76 @@ export async function inviteUser(
   if (existing && (await store.isMember(db, org.id, existing.id))) {
     throw conflict(`email: '${email}' is already a member of this organization`);
   }
+  if (existing) {
+    return {
+      status: 202,
+      body: await inviteAccount(context, principal, org, existing, { roleIds, groupIds }),
+    };
+  }
   await assertWithinLimit(db, org.id, 'users');
   let account: store.AccountRow;
   try {
     account = await db.transaction(async (tx) => {
       const txDb = tx as unknown as Db;
-      const target =
-        existing ??
-        (await store.insertAccount(txDb, {
-          realm: principal.realm,
-          email,
-          firstName: input.firstName?.trim() ?? '',
-          lastName: input.lastName?.trim() ?? '',
-          locale: input.locale ?? null,
-          requiredActions: ['UPDATE_PASSWORD'],
-        }));
-      await store.addMembership(txDb, org.id, target.id, roleIds, groupIds);
-      return target;
+      const created = await store.insertAccount(txDb, {
+        realm: principal.realm,
+        email,
+        firstName: input.firstName?.trim() ?? '',
+        lastName: input.lastName?.trim() ?? '',
+        locale: input.locale ?? null,
+        requiredActions: ['UPDATE_PASSWORD'],
+      });
+      await store.addMembership(txDb, org.id, created.id, roleIds, groupIds);
+      return created;
     });
   } catch (error) {
     if (isUniqueViolation(error))
       throw conflict(`email: '${email}' was invited at the same time by someone else`);
     throw error;
   }
-  if (!existing) await sendPasswordLink(context, account, { invitation: org });
+  await sendPasswordLink(context, account, { invitation: org });
   await recordAudit(db, principal, {
     organizationId: org.id,
     action: 'users.invite',
     resourceType: 'users',
     resourceId: account.id,
     resourceName: account.email,
-    detail: { newAccount: !existing, roleIds, groupIds },
+    detail: { newAccount: true, roleIds, groupIds },
   });
-  return itemOf(db, org, account);
+  return { status: 201, body: await itemOf(db, org, account) };
 }
 
-/** Changes an account of the organization (spec 7: email, password, passwordChangeInvitation, groupPoliciesEnabled). */
+type AccountChanges = Parameters<typeof store.updateAccount>[2];
+
+/** What the update would change on the account, the password aside (a new one always changes it). */
+function accountChanges(account: store.AccountRow, input: core.UserUpdate): AccountChanges {
+  const changes: AccountChanges = {};
+  const differs = <Value>(value: Value | undefined, current: Value): value is Value =>
+    value !== undefined && value !== current;
+  const firstName = input.firstName?.trim();
+  const lastName = input.lastName?.trim();
+  const email = input.email === undefined ? undefined : normalizeEmail(input.email);
+  if (differs(firstName, account.firstName)) changes.firstName = firstName;
+  if (differs(lastName, account.lastName)) changes.lastName = lastName;
+  if (differs(input.locale, account.locale)) changes.locale = input.locale;
+  if (differs(input.enabled, account.enabled)) changes.enabled = input.enabled;
+  if (differs(input.groupPoliciesEnabled, account.groupPoliciesEnabled))
+    changes.groupPoliciesEnabled = input.groupPoliciesEnabled;
+  if (differs(email, account.email)) changes.email = email;
+  if (input.passwordChangeInvitation !== undefined) {
+    if (input.passwordChangeInvitation !== account.passwordChangeInvitation)
+      changes.passwordChangeInvitation = input.passwordChangeInvitation;
+    if (input.passwordChangeInvitation && !account.requiredActions.includes('UPDATE_PASSWORD')) {
+      changes.requiredActions = [...account.requiredActions, 'UPDATE_PASSWORD'];
+    }
+  }
+  return changes;
+}
+
+/**
+ * Changes an account of the organization (spec 7: email, password, passwordChangeInvitation, groupPoliciesEnabled).
+ * A change of an account that also belongs to another organization is refused (403, see assertManagesAccount).
+ */
 export async function updateUser(
   context: UsersContext,
   principal: Principal,
@@ -227,27 +293,14 @@ export async function updateUser(
   if (input.enabled === false && account.id === principal.userId) {
     throw conflict('enabled: you cannot disable your own account');
   }
-  const changes: Parameters<typeof store.updateAccount>[2] = {};
-  if (input.firstName !== undefined) changes.firstName = input.firstName.trim();
-  if (input.lastName !== undefined) changes.lastName = input.lastName.trim();
-  if (input.locale !== undefined) changes.locale = input.locale;
-  if (input.enabled !== undefined) changes.enabled = input.enabled;
-  if (input.groupPoliciesEnabled !== undefined) changes.groupPoliciesEnabled = input.groupPoliciesEnabled;
-  if (input.email !== undefined) {
-    const email = normalizeEmail(input.email);
-    if (email !== account.email) {
-      const holder = await store.findAccountByEmail(db, account.realm, email);
-      if (holder) throw conflict(`email: another account of this realm already uses '${email}'`);
-      changes.email = email;
-    }
+  const changes = accountChanges(account, input);
+  if (Object.keys(changes).length > 0 || input.password !== undefined || input.passwordChangeInvitation) {
+    await assertManagesAccount(db, org, account);
+  }
+  if (changes.email && (await store.findAccountByEmail(db, account.realm, changes.email))) {
+    throw conflict(`email: another account of this realm already uses '${changes.email}'`);
   }
   if (input.password !== undefined) changes.passwordHash = await hashPassword(input.password);
-  if (input.passwordChangeInvitation !== undefined) {
-    changes.passwordChangeInvitation = input.passwordChangeInvitation;
-    if (input.passwordChangeInvitation && !account.requiredActions.includes('UPDATE_PASSWORD')) {
-      changes.requiredActions = [...account.requiredActions, 'UPDATE_PASSWORD'];
-    }
-  }
   try {
     await store.updateAccount(db, account.id, changes);
   } catch (error) {
@@ -325,12 +378,17 @@ export async function deepSearch(db: Db, principal: Principal, query: core.UserD
   return { items: rows, total, page, pageSize };
 }
 
-/** Whether the realm has an account with this e-mail (for the invite form). */
+/**
+ * Whether the e-mail is a member of the caller's organization or has a pending invitation there (for the invite form).
+ * Accounts of other organizations are not this organization's business: for them the answer is false (issue 32, F1).
+ */
 export async function userExists(db: Db, principal: Principal, name: string) {
-  await tokenOrganization(db, principal);
-  return {
-    exists: (await store.findAccountByEmail(db, principal.realm, normalizeEmail(name))) !== undefined,
-  };
+  const org = await tokenOrganization(db, principal);
+  const account = await store.findAccountByEmail(db, principal.realm, normalizeEmail(name));
+  const known =
+    account !== undefined &&
+    ((await store.isMember(db, org.id, account.id)) || (await isInvited(db, org.id, account.id)));
+  return { exists: known };
 }
 
 export async function myUser(db: Db, principal: Principal): Promise<core.MyUser> {

@@ -1,5 +1,5 @@
 import type { core } from '@edgeport/contract';
-import { and, asc, count, desc, eq, ilike, inArray, like, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, like, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/index.ts';
 import { escapeLike } from '../../../db/paging.ts';
 import {
@@ -142,6 +142,22 @@ export async function isMember(db: Db, organizationId: string, userId: string): 
   return (await findMember(db, organizationId, userId)) !== undefined;
 }
 
+/** Of `userIds`, the accounts that are members of an organization not among `organizationIds`. */
+export async function membersElsewhere(
+  db: Db,
+  userIds: string[],
+  organizationIds: string[],
+): Promise<string[]> {
+  if (userIds.length === 0) return [];
+  const rows = await db
+    .selectDistinct({ userId: memberships.userId })
+    .from(memberships)
+    .where(
+      and(inArray(memberships.userId, userIds), notInArray(memberships.organizationId, organizationIds)),
+    );
+  return rows.map((row) => row.userId);
+}
+
 export async function findAccountByEmail(db: Db, realm: string, email: string) {
   const [row] = await db
     .select()
@@ -252,7 +268,6 @@ export async function deleteAccount(db: Db, userId: string): Promise<void> {
   await db.delete(users).where(eq(users.id, userId));
 }
 
-/** The organization and every organization below it (ids and names). */
 /** Members of any of the organizations matching the search; one row per membership. */
 export async function searchMembers(
   db: Db,

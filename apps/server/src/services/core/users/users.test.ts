@@ -286,18 +286,28 @@ describe('inviting', () => {
     expect(foreign.statusCode).toBe(400);
   });
 
-  it('adds an existing account of the realm as a member without mailing it, and refuses a second invitation', async () => {
+  it('only invites an existing account of the realm (202), mailing its owner, and refuses a second invitation', async () => {
     const response = await call('POST', base(tenants.orgA.id), rptA, {
       email: tenants.adminB.email,
       groupIds: [],
     });
-    expect(response.statusCode).toBe(201);
-    expect(response.json()).toMatchObject({ id: tenants.adminB.id, invitationPending: false });
-    expect(await recentMail(server.database.db, tenants.adminB.email)).toEqual([]);
+    expect(response.statusCode).toBe(202);
+    expect(response.json()).toMatchObject({ email: tenants.adminB.email, roles: [], groups: [] });
+    expect((await call('GET', `${base(tenants.orgA.id)}/${tenants.adminB.id}`, rptA)).statusCode).toBe(404);
+    const [mail] = await recentMail(server.database.db, tenants.adminB.email);
+    expect(mail?.subject).toBe('Org A invites you to join on Edgeport');
     const again = await call('POST', base(tenants.orgA.id), rptA, { email: tenants.adminB.email });
     expect(again.statusCode).toBe(409);
-    expect(again.json().message).toContain('already a member');
-    await call('DELETE', `${base(tenants.orgA.id)}/${tenants.adminB.id}`, rptA);
+    expect(again.json().message).toContain('already invited');
+    const revoked = await call(
+      'DELETE',
+      `/svc/core/api/v1/organizations/${tenants.orgA.id}/invitations/${response.json().id}`,
+      rptA,
+    );
+    expect(revoked.statusCode).toBe(204);
+    const member = await call('POST', base(tenants.orgA.id), rptA, { email: tenants.adminA.email });
+    expect(member.statusCode).toBe(409);
+    expect(member.json().message).toContain('already a member');
   });
 
   it('puts the invited user into groups of the organization only', async () => {
@@ -486,13 +496,19 @@ describe('deep search, exists, mine', () => {
     expect(fromB.items.map((item: { email: string }) => item.email)).toEqual(['deep.other@example.test']);
   });
 
-  it('tells whether an e-mail has an account in the realm', async () => {
+  it('tells whether an e-mail is a member of the organization, never about accounts of other organizations', async () => {
     const yes = await call(
+      'GET',
+      `/svc/core/api/v1/users/${encodeURIComponent(tenants.adminA.email)}/exists`,
+      rptA,
+    );
+    expect(yes.json()).toEqual({ exists: true });
+    const foreign = await call(
       'GET',
       `/svc/core/api/v1/users/${encodeURIComponent(tenants.adminB.email)}/exists`,
       rptA,
     );
-    expect(yes.json()).toEqual({ exists: true });
+    expect(foreign.json()).toEqual({ exists: false });
     const no = await call('GET', '/svc/core/api/v1/users/ghost@example.test/exists', rptA);
     expect(no.json()).toEqual({ exists: false });
     expect((await call('GET', '/svc/core/api/v1/users/ghost@example.test/exists', loginA)).statusCode).toBe(
