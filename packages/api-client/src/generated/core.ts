@@ -603,6 +603,7 @@ export interface paths {
         };
         get: operations["getOrganizationUsers"];
         put?: never;
+        /** @description A new e-mail: a new account, now a member (201), mailed a link to set its password. An existing account of the realm: only invited (202); it becomes a member when its owner accepts. */
         post: operations["inviteOrganizationUser"];
         delete?: never;
         options?: never;
@@ -669,6 +670,89 @@ export interface paths {
         put?: never;
         post: operations["assignUserSecurityPolicies"];
         delete: operations["unassignUserSecurityPolicies"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/core/api/v1/organizations/{org}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Pending invitations of existing accounts into the organization, oldest first. */
+        get: operations["getOrganizationInvitations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/core/api/v1/organizations/{org}/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getOrganizationInvitation"];
+        put?: never;
+        post?: never;
+        delete: operations["revokeOrganizationInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/core/api/v1/account/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The caller's own pending invitations into organizations of the realm. */
+        get: operations["getAccountInvitations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/core/api/v1/account/invitations/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Joins the organization with the invited roles and groups that still exist; answers it. */
+        post: operations["acceptAccountInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/core/api/v1/account/invitations/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["declineAccountInvitation"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -5194,6 +5278,7 @@ export interface operations {
                             passwordChangeInvitation: boolean;
                             groupPoliciesEnabled: boolean;
                             invitationPending: boolean;
+                            accountManaged: boolean;
                             requiredActions: string[];
                             /** Format: date-time */
                             createdAt: string;
@@ -5309,7 +5394,34 @@ export interface operations {
                         passwordChangeInvitation: boolean;
                         groupPoliciesEnabled: boolean;
                         invitationPending: boolean;
+                        accountManaged: boolean;
                         requiredActions: string[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        roles: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                        }[];
+                        groups: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        email: string;
+                        invitedBy: string | null;
                         /** Format: date-time */
                         createdAt: string;
                         roles: {
@@ -5422,6 +5534,7 @@ export interface operations {
                         passwordChangeInvitation: boolean;
                         groupPoliciesEnabled: boolean;
                         invitationPending: boolean;
+                        accountManaged: boolean;
                         requiredActions: string[];
                         /** Format: date-time */
                         createdAt: string;
@@ -5522,6 +5635,7 @@ export interface operations {
                         passwordChangeInvitation: boolean;
                         groupPoliciesEnabled: boolean;
                         invitationPending: boolean;
+                        accountManaged: boolean;
                         requiredActions: string[];
                         /** Format: date-time */
                         createdAt: string;
@@ -5636,6 +5750,7 @@ export interface operations {
                         passwordChangeInvitation: boolean;
                         groupPoliciesEnabled: boolean;
                         invitationPending: boolean;
+                        accountManaged: boolean;
                         requiredActions: string[];
                         /** Format: date-time */
                         createdAt: string;
@@ -5998,6 +6113,526 @@ export interface operations {
                         description: string;
                     }[];
                 };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getOrganizationInvitations: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            invitedBy: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            roles: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            }[];
+                            groups: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            }[];
+                        }[];
+                        total: number;
+                        page: number;
+                        pageSize: number;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getOrganizationInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        email: string;
+                        invitedBy: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        roles: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                        }[];
+                        groups: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    revokeOrganizationInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getAccountInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        organization: {
+                            /** Format: uuid */
+                            id: string;
+                            resourceId: string;
+                            name: string;
+                        };
+                        invitedBy: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                    }[];
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    acceptAccountInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        resourceId: string;
+                        name: string;
+                        parentId: string | null;
+                        iotEnabled: boolean;
+                        vpnEnabled: boolean;
+                        dealer: boolean;
+                        hasOwnResources: boolean;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    declineAccountInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Every failed call answers with this shape; message names the offending field. */
             400: {
