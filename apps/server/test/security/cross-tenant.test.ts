@@ -75,6 +75,13 @@ function casesFor(op: Operation): Case[] {
         strict: true,
         foreign: () => world.A,
       },
+      {
+        name: "C's admin (self-onboarded, same realm) with A's organization and A's ids",
+        token: () => world.rpt.C,
+        placement: () => ({ orgOf: world.A, objectsOf: world.A, caller: world.C }),
+        strict: true,
+        foreign: () => world.A,
+      },
     );
     if (hasUnknownParam(op))
       cases.push({
@@ -97,6 +104,13 @@ function casesFor(op: Operation): Case[] {
       name: "A1's admin in A1 with parent A's object ids",
       token: () => world.rpt.A1,
       placement: () => ({ orgOf: world.A1, objectsOf: world.A, caller: world.A1, mixLists: true }),
+      strict: false,
+      foreign: () => world.A,
+    },
+    {
+      name: "C's admin (self-onboarded) in C with A's object ids",
+      token: () => world.rpt.C,
+      placement: () => ({ orgOf: world.C, objectsOf: world.A, caller: world.C, mixLists: true }),
       strict: false,
       foreign: () => world.A,
     },
@@ -215,17 +229,50 @@ describe('organization hierarchy', () => {
   });
 });
 
+/** Who reads the exempt operations: their token, their own organizations, and the tenant whose data must not show. */
+type Viewer = {
+  name: string;
+  caller: () => Tenant;
+  token: () => string;
+  orgs: () => string[];
+  foreign: () => Tenant;
+};
+const VIEWERS: Viewer[] = [
+  {
+    name: "A's admin",
+    caller: () => world.A,
+    token: () => world.rpt.A,
+    orgs: () => [world.A.org.id, world.A1.org.id],
+    foreign: () => world.B,
+  },
+  {
+    name: "C's admin (self-onboarded)",
+    caller: () => world.C,
+    token: () => world.rpt.C,
+    orgs: () => [world.C.org.id],
+    foreign: () => world.A,
+  },
+];
+
+/**
+ * Public data of the organization that owns the realm (A), which every tenant of the realm sees: the realm's theme
+ * is the owner's brand (sign-in page, e-mails).
+ */
+const REALM_OWNER_PUBLIC: Record<string, (owner: Tenant) => string[]> = {
+  'GET /svc/theme/theme': (owner) => [owner.brandName],
+};
+
 /** What the caller's own data must look like, for the exempt operations where that can be said exactly. */
-const OWN_DATA: Record<string, (json: unknown) => void> = {
-  'GET /svc/core/api/v1/organizations/mine': (json) =>
-    expect((json as Array<{ id: string }>).map((org) => org.id).sort()).toEqual(
-      [world.A.org.id, world.A1.org.id].sort(),
-    ),
-  'GET /svc/core/api/v1/users/mine': (json) => expect((json as { id?: string }).id).toBe(world.A.admin.id),
-  'GET /svc/core/api/v1/account': (json) => expect((json as { id?: string }).id).toBe(world.A.admin.id),
-  'GET /svc/core/api/v1/organizations/users': (json) => {
+const OWN_DATA: Record<string, (json: unknown, viewer: Viewer) => void> = {
+  'GET /svc/core/api/v1/organizations/mine': (json, viewer) =>
+    expect((json as Array<{ id: string }>).map((org) => org.id).sort()).toEqual(viewer.orgs().sort()),
+  'GET /svc/core/api/v1/users/mine': (json, viewer) =>
+    expect((json as { id?: string }).id).toBe(viewer.caller().admin.id),
+  'GET /svc/core/api/v1/account': (json, viewer) =>
+    expect((json as { id?: string }).id).toBe(viewer.caller().admin.id),
+  'GET /svc/core/api/v1/organizations/users': (json, viewer) => {
     const items = (json as { items?: Array<{ organization?: { id?: string } }> }).items ?? [];
-    for (const item of items) expect([world.A.org.id, world.A1.org.id]).toContain(item.organization?.id);
+    for (const item of items) expect(viewer.orgs()).toContain(item.organization?.id);
   },
 };
 
@@ -233,19 +280,27 @@ describe("exempt operations answer with the caller's own data only", () => {
   const exemptGets = operations.filter((op) => op.key in EXEMPT && op.method === 'GET');
   for (const op of exemptGets) {
     it(op.key, async () => {
-      const request = buildRequest(op, { orgOf: world.A, objectsOf: world.A, caller: world.A });
-      // A search parameter is pointed at the other tenant's member, to catch searches that cross tenants.
-      const search = op.queryParams.find((p) => p.name === 'search' || p.name === 'q');
-      const target = new URL(request.url, 'http://localhost');
-      if (search) target.searchParams.set(search.name, world.B.user.email);
-      const url = `${target.pathname}${target.search}`;
-      const sent = `${request.sentText} ${world.B.user.email}`;
-      const before = await snapshot(server.database.db);
-      const answer = await send(server, { ...request, url }, world.rpt.A);
-      expect(answer.status, answer.body).toBeLessThan(500);
-      expect(leakedMarkers(answer, world.B, sent)).toEqual([]);
-      if (answer.status === 200) OWN_DATA[op.key]?.(answer.json);
-      expect(changedTables(before, await snapshot(server.database.db))).toEqual([]);
+      for (const viewer of VIEWERS) {
+        const caller = viewer.caller();
+        const foreign = viewer.foreign();
+        const request = buildRequest(op, { orgOf: caller, objectsOf: caller, caller });
+        // A search parameter is pointed at the other tenant's member, to catch searches that cross tenants.
+        const search = op.queryParams.find((p) => p.name === 'search' || p.name === 'q');
+        const target = new URL(request.url, 'http://localhost');
+        if (search) target.searchParams.set(search.name, foreign.user.email);
+        const url = `${target.pathname}${target.search}`;
+        const sent = `${request.sentText} ${foreign.user.email}`;
+        const before = await snapshot(server.database.db);
+        const answer = await send(server, { ...request, url }, viewer.token());
+        expect(answer.status, `${viewer.name}: ${answer.body}`).toBeLessThan(500);
+        const realmWide = foreign === world.A ? (REALM_OWNER_PUBLIC[op.key]?.(foreign) ?? []) : [];
+        expect(
+          leakedMarkers(answer, foreign, sent).filter((marker) => !realmWide.includes(marker)),
+          viewer.name,
+        ).toEqual([]);
+        if (answer.status === 200) OWN_DATA[op.key]?.(answer.json, viewer);
+        expect(changedTables(before, await snapshot(server.database.db)), viewer.name).toEqual([]);
+      }
     });
   }
 });

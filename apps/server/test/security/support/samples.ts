@@ -46,6 +46,8 @@ function candidatesFor(name: string, ctx: SampleContext): string[] {
   if (n === 'rsname' || n.includes('resourcetype') || n === 'resource') out.push('devices');
   if (n.includes('scope') || n.includes('action')) out.push('READ');
   if (n === 'kind') out.push('general');
+  // Webhooks never reach the server's own or loopback names: an allowed webhook host is a public one.
+  if (n.includes('webhook')) out.push('hooks.example.test');
   if (n.includes('host')) out.push('acme.app.localhost');
   if (n.includes('service')) out.push('portal');
   if (n.includes('timezone')) out.push('Europe/Berlin');

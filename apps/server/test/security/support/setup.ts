@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { ACTIONS, RESOURCE_TYPES } from '@edgeport/permissions';
-import type { StoredPermission } from '../../../src/db/schema.ts';
+import { and, eq } from 'drizzle-orm';
+import { type StoredPermission, users } from '../../../src/db/schema.ts';
 import { UMA_GRANT_TYPE } from '../../../src/identity/rpt.ts';
 import {
   addDefaultRoles,
@@ -23,12 +25,65 @@ export type World = {
   A1: Tenant;
   /** Organization B, the other tenant (IoT off). */
   B: Tenant;
-  rpt: { A: string; A1: string; B: string };
+  /**
+   * Organization C, made through the public self-onboarding endpoint in A's realm (as anyone on the internet can):
+   * its administrator signed up, signed in through the login and holds an RPT of C. A owns the realm, C does not.
+   */
+  C: Tenant;
+  rpt: { A: string; A1: string; B: string; C: string };
+};
+
+/** What self-onboarding made: the new organization and its administrator (password {@link PASSWORD}). */
+export type SelfOnboarded = {
+  org: { id: string; resourceId: string; name: string; realm: string };
+  admin: { id: string; email: string };
 };
 
 /**
- * Organizations A (with sub-organization A1) and B, each with an administrator and one object of every kind; RPTs
- * of each administrator for their own organization (real sign-ins, so each has a live session).
+ * Signs a new organization up through the public self-onboarding endpoint of the realm (`POST
+ * .../organizations/selfOnBoarding`, no token), accepting the realm's current agreements as the sign-up form does.
+ */
+export async function selfOnboard(server: TestServer, label: string): Promise<SelfOnboarded> {
+  const serviceName = 'portal';
+  const agreements = await send(
+    server,
+    { method: 'GET', url: `/svc/core/api/v1/agreements/last?serviceName=${serviceName}` },
+    undefined,
+  );
+  if (agreements.status !== 200) throw new Error(`agreements: ${agreements.status} ${agreements.body}`);
+  const email = `founder-${label}-${randomBytes(3).toString('hex')}@self-onboarded.test`;
+  const name = `Self-onboarded ${label.toUpperCase()}`;
+  const created = await send(
+    server,
+    {
+      method: 'POST',
+      url: '/svc/core/api/v1/organizations/selfOnBoarding',
+      payload: {
+        agreementsServiceName: serviceName,
+        organizationName: name,
+        email,
+        password: PASSWORD,
+        firstName: 'Mallory',
+        lastName: `Founder ${label}`,
+        acceptedAgreementIds: (agreements.json as Array<{ id: string }>).map((agreement) => agreement.id),
+      },
+    },
+    undefined,
+  );
+  if (created.status !== 201) throw new Error(`self-onboarding refused: ${created.status} ${created.body}`);
+  const { organizationId, resourceId } = created.json as { organizationId: string; resourceId: string };
+  const [admin] = await server.database.db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(and(eq(users.realm, REALM), eq(users.email, email)));
+  if (!admin) throw new Error('self-onboarding made no account');
+  return { org: { id: organizationId, resourceId, name, realm: REALM }, admin };
+}
+
+/**
+ * Organizations A (with sub-organization A1) and B, each with an administrator, and C, signed up through
+ * self-onboarding in the same realm; each with one object of every kind, and RPTs of each administrator for their
+ * own organization (real sign-ins, so each has a live session).
  */
 export async function buildWorld(server: TestServer, operations: Operation[]): Promise<World> {
   const { db } = server.database;
@@ -37,16 +92,20 @@ export async function buildWorld(server: TestServer, operations: Operation[]): P
   const adminA1 = await createUser(db, { realm: REALM, email: `admin@${REALM}-a1.test`, password: PASSWORD });
   await addMember(db, seeded.orgA1.id, adminA1.id, [rolesA1.administrator.id]);
 
+  const onboarded = await selfOnboard(server, 'c');
+
   const A = await seedTenantObjects(db, { label: 'a', org: seeded.orgA, admin: seeded.adminA });
   const A1 = await seedTenantObjects(db, { label: 'a1', org: seeded.orgA1, admin: adminA1 });
   const B = await seedTenantObjects(db, { label: 'b', org: seeded.orgB, admin: seeded.adminB });
+  const C = await seedTenantObjects(db, { label: 'c', ...onboarded });
   const rpt = {
     A: (await rptFor(server, REALM, seeded.adminA.email, seeded.orgA.resourceId)).rpt,
     A1: (await rptFor(server, REALM, adminA1.email, seeded.orgA1.resourceId)).rpt,
     B: (await rptFor(server, REALM, seeded.adminB.email, seeded.orgB.resourceId)).rpt,
+    C: (await rptFor(server, REALM, onboarded.admin.email, onboarded.org.resourceId)).rpt,
   };
-  for (const tenant of [A, A1, B]) tenant.sessionId = await sessionOf(db, tenant.admin.id);
-  for (const tenant of [A, A1, B]) {
+  for (const tenant of [A, A1, B, C]) tenant.sessionId = await sessionOf(db, tenant.admin.id);
+  for (const tenant of [A, A1, B, C]) {
     await server.app.blobs.put(tenant.dashboardAsset.blobKey, SEED_PNG);
     await server.app.blobs.put(tenant.galleryAsset.blobKey, SEED_PNG);
   }
@@ -60,6 +119,7 @@ export async function buildWorld(server: TestServer, operations: Operation[]): P
       [A, rpt.A],
       [A1, rpt.A1],
       [B, rpt.B],
+      [C, rpt.C],
     ] as const) {
       const answer = await send(
         server,
@@ -75,7 +135,7 @@ export async function buildWorld(server: TestServer, operations: Operation[]): P
   for (const op of operations.filter((candidate) => candidate.method === 'GET')) {
     await send(server, buildRequest(op, { orgOf: A, objectsOf: A, caller: A }), rpt.A);
   }
-  return { A, A1, B, rpt };
+  return { A, A1, B, C, rpt };
 }
 
 /** Every action on every resource type except INHERIT: an administrator of A alone, not of its children. */

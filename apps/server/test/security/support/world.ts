@@ -28,6 +28,7 @@ import {
   notificationRules,
   oidcPayloads,
   organizationApps,
+  organizationInvitations,
   organizations,
   preauthorizedTransactions,
   presetJobs,
@@ -92,7 +93,8 @@ export type Kind =
   | 'flow'
   | 'widget'
   | 'dashboardAsset'
-  | 'galleryAsset';
+  | 'galleryAsset'
+  | 'invitation';
 
 type Named = { id: string; name: string };
 
@@ -160,6 +162,11 @@ export type Tenant = {
   /** An image asset of the dashboard and a gallery asset; their files are written by `buildWorld` (blob store). */
   dashboardAsset: { name: string; blobKey: string };
   galleryAsset: { name: string; blobKey: string };
+  /**
+   * A pending invitation of the organization to an existing account of the realm (`invitee`, a member of no
+   * organization): what the organization lists and revokes, and only the invitee may accept or decline.
+   */
+  invitation: { id: string; invitee: string };
   /** A preference of the admin (preferences are always the signed-in person's own). */
   preference: { id: string; serviceName: string; property: string; value1: string };
   appPermission: Named;
@@ -477,6 +484,16 @@ export async function seedTenantObjects(
     createdBy: input.admin.id,
     expiresAt: new Date(Date.now() + 24 * 3600 * 1000),
   });
+  const invitee = await createUser(db, {
+    realm: org.realm,
+    email: `invitee-${tag}@example.test`,
+    password: PASSWORD,
+  });
+  const [invitation] = await db
+    .insert(organizationInvitations)
+    .values({ organizationId: org.id, userId: invitee.id, invitedBy: input.admin.id, roleIds: [role.id] })
+    .returning();
+  if (!invitation) throw new Error('seeding returned nothing');
   const [preference] = await db
     .insert(userPreferences)
     .values({ userId: input.admin.id, serviceName: 'portal', property: `prop${tag}`, value1: `value-${tag}` })
@@ -616,6 +633,7 @@ export async function seedTenantObjects(
       value1: preference.value1,
     },
     appPermission: { id: appPermission.id, name: appPermission.name },
+    invitation: { id: invitation.id, invitee: invitee.email },
     sessionId: undefined,
     importToken: undefined,
     brandName,
@@ -713,6 +731,8 @@ export function markersOf(tenant: Tenant): string[] {
     tenant.widget.name,
     tenant.dashboardAsset.name,
     tenant.galleryAsset.name,
+    tenant.invitation.id,
+    tenant.invitation.invitee,
     ...(tenant.sessionId ? [tenant.sessionId] : []),
   ];
 }
@@ -758,6 +778,7 @@ const SEGMENT_KINDS: Record<string, Kind> = {
   dashboards: 'dashboard',
   flows: 'flow',
   widgets: 'widget',
+  invitations: 'invitation',
 };
 
 /** Which kind a parameter or field name stands for; undefined when it names none. */
@@ -942,6 +963,8 @@ export function pathValue(
       return tenant.dashboardAsset.name;
     case 'galleryAsset':
       return tenant.galleryAsset.name;
+    case 'invitation':
+      return tenant.invitation.id;
     default:
       return tenant.user.id;
   }
