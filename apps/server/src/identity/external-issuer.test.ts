@@ -48,6 +48,7 @@ afterAll(async () => {
 function rptClaims(issuer: string) {
   return {
     iss: issuer,
+    typ: 'Bearer',
     sub: '6b0c7c1e-3c55-4d0e-9a53-6f1d2c1a0b9e',
     scope: `org:${orgId} app:*`,
     authorization: { permissions: [{ rsname: 'organizations', scopes: ['READ'] }] },
@@ -68,6 +69,23 @@ describe('an external Keycloak (OIDC_ISSUER_URL)', () => {
     });
     expect(response.statusCode).toBe(200);
     expect(response.json().resourceId).toBe('plant');
+  });
+
+  it("refuses that Keycloak's ID and refresh tokens, and tokens without a type", async () => {
+    const expiresAt = Math.floor(Date.now() / 1000) + 60;
+    const { typ: _, ...untyped } = rptClaims(`${issuerBase}/plant`);
+    for (const claims of [
+      { ...untyped, typ: 'ID', aud: 'web-portal' },
+      { ...untyped, typ: 'Refresh' },
+      untyped,
+    ]) {
+      const response = await server.app.inject({
+        url: `/svc/core/api/v1/organizations/${orgId}`,
+        headers: { authorization: `Bearer ${await signWith(key, claims, expiresAt)}` },
+      });
+      expect(response.statusCode).toBe(401);
+      expect(response.json().message).toBe('token is not an access token');
+    }
   });
 
   it('refuses tokens of another issuer or realm', async () => {

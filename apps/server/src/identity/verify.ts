@@ -6,13 +6,17 @@ import {
   type JWTVerifyGetKey,
   jwtVerify,
 } from 'jose';
+import { PLATFORM_AUDIENCE } from './provider.ts';
 import type { RealmRegistry } from './realms.ts';
 
 export type VerifiedToken = { realm: string; subject: string; payload: JWTPayload & Record<string, unknown> };
 
 export class TokenRejected extends Error {}
 
-/** Checks a bearer token: signed by a realm of this server (or of the external Keycloak), not expired. */
+/**
+ * Checks a bearer token: signed by a realm of this server (or of the external Keycloak), not expired, and an access
+ * token (`typ` Bearer, as Keycloak checks): an ID or refresh token is no API credential.
+ */
 export type TokenVerifier = (token: string, expectedRealm?: string) => Promise<VerifiedToken>;
 
 export function builtInTokenVerifier(realms: RealmRegistry): TokenVerifier {
@@ -24,7 +28,12 @@ export function builtInTokenVerifier(realms: RealmRegistry): TokenVerifier {
       throw new TokenRejected('token belongs to another realm');
     const realm = await realms.get(realmName);
     if (!realm) throw new TokenRejected('token realm does not exist');
-    return verifyWith(token, realm.jwks, realm.issuer, realmName);
+    const verified = await verifyWith(token, realm.jwks, realm.issuer, realmName);
+    // The portal's ID token is signed by the same key but addressed to the client, not to the services.
+    const audience = verified.payload.aud;
+    if (!(Array.isArray(audience) ? audience : [audience]).includes(PLATFORM_AUDIENCE))
+      throw new TokenRejected('token is not an access token of the platform');
+    return verified;
   };
 }
 
@@ -69,6 +78,9 @@ async function verifyWith(
   try {
     const { payload } = await jwtVerify(token, keys, { issuer, algorithms: ['RS256', 'ES256', 'PS256'] });
     if (typeof payload.sub !== 'string') throw new TokenRejected('token has no subject');
+    // Keycloak: access tokens and RPTs carry typ Bearer, ID tokens ID, refresh tokens Refresh or Offline.
+    if (typeof payload.typ !== 'string' || payload.typ.toLowerCase() !== 'bearer')
+      throw new TokenRejected('token is not an access token');
     return { realm, subject: payload.sub, payload: payload as VerifiedToken['payload'] };
   } catch (error) {
     if (error instanceof TokenRejected) throw error;
