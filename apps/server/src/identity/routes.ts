@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../clock.ts';
 import type { Db } from '../db/index.ts';
 import { accountClaims, findAccount } from './accounts.ts';
 import { ActionTokenPages } from './action-token-page.ts';
@@ -10,12 +11,15 @@ import { DEFAULT_LOGIN_THEME } from './login-page.ts';
 import type { RealmRegistry, RealmRuntime } from './realms.ts';
 import { effectivePermissions, findPermissionOrganization, signRpt, UMA_GRANT_TYPE } from './rpt.ts';
 import { checkSessionIframe, thirdPartyCookiesStep1, thirdPartyCookiesStep2 } from './session-pages.ts';
+import { endCookieSessionPastLifespan, endRefreshPastLifespan, sessionOfToken } from './sessions.ts';
 import { TokenRejected, type TokenVerifier } from './verify.ts';
 
 export type IdentityOptions = {
   db: Db;
   realms: RealmRegistry;
   verifyToken: TokenVerifier;
+  /** The server's time, against which security policies' `maxSessionMinutes` is measured. */
+  clock: Clock;
   themeFor?: ThemeLookup;
 };
 
@@ -30,7 +34,7 @@ declare module 'fastify' {
 
 /** The built-in identity server: Keycloak's URL layout under /auth/realms/{realm}, one oidc-provider per realm. */
 export async function identityRoutes(app: FastifyInstance, options: IdentityOptions) {
-  const { db, realms, verifyToken } = options;
+  const { db, realms, verifyToken, clock } = options;
   const loginFlow = new LoginFlow(db, options.themeFor ?? (async () => DEFAULT_LOGIN_THEME));
   const actionTokenPages = new ActionTokenPages(db, options.themeFor ?? (async () => DEFAULT_LOGIN_THEME));
   const sessions = databaseAdapterFactory(db)('Session');
@@ -120,9 +124,25 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityOpti
   app.post('/auth/realms/:realm/protocol/openid-connect/token', async (request, reply) => {
     const form = (request.body ?? {}) as Record<string, string | undefined>;
     if (form.grant_type === UMA_GRANT_TYPE) return umaTicket(request, reply, form);
+    if (
+      form.grant_type === 'refresh_token' &&
+      form.refresh_token &&
+      (await endRefreshPastLifespan(db, form.refresh_token, clock.now()))
+    )
+      return reply.code(400).send(SESSION_TOO_OLD);
     return passToProvider(request, reply);
   });
 
+  // A sign-in session past its policies' lifespan must not give new tokens through its cookie either.
+  app.route({
+    method: ['GET', 'POST'],
+    url: '/auth/realms/:realm/protocol/openid-connect/auth',
+    handler: async (request, reply) => {
+      const cookie = request.cookies._session;
+      if (cookie) await endCookieSessionPastLifespan(db, cookie, clock.now());
+      return passToProvider(request, reply);
+    },
+  });
   app.all('/auth/realms/:realm', passToProvider);
   app.all('/auth/realms/:realm/*', passToProvider);
 
@@ -163,6 +183,10 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityOpti
     const account = await findAccount(db, realm.name, token.subject);
     if (!account?.enabled)
       return reply.code(401).send({ error: 'invalid_grant', error_description: 'Account disabled' });
+    // Only a token of a live session buys a permission token, or one RPT would renew the next past logout.
+    const session = await sessionOfToken(db, token.payload.sid, account.id, clock.now());
+    if (session === 'ended') return reply.code(401).send(SESSION_ENDED);
+    if (session === 'tooOld') return reply.code(401).send(SESSION_TOO_OLD);
     const granted = await effectivePermissions(db, account.id, org);
     if (!granted.member)
       return reply.code(403).send({ error: 'access_denied', error_description: 'not_authorized' });
@@ -172,7 +196,7 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityOpti
       subject: account.id,
       clientId:
         typeof token.payload.azp === 'string' ? token.payload.azp : (token.payload.client_id as string),
-      sessionId: typeof token.payload.sid === 'string' ? token.payload.sid : undefined,
+      sessionId: session.uid,
       email: account.email,
       org,
       permissions: granted.permissions,
@@ -210,6 +234,12 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityOpti
     callback(raw, reply.raw);
   }
 }
+
+const SESSION_ENDED = { error: 'invalid_grant', error_description: 'Session not active' };
+const SESSION_TOO_OLD = {
+  error: 'invalid_grant',
+  error_description: 'Session not active: longer than a security policy allows (maxSessionMinutes)',
+};
 
 const AUTH_PATH = '/protocol/openid-connect/auth';
 const DEFAULT_CLIENT_SCOPES = ['profile', 'email'];

@@ -149,7 +149,7 @@ export type RptInput = {
   signingKey: JWK;
   subject: string;
   clientId: string | undefined;
-  sessionId: string | undefined;
+  sessionId: string;
   email: string | undefined;
   org: Organization;
   permissions: StoredPermission[];

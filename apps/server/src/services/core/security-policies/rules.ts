@@ -59,12 +59,16 @@ export type SignInRules = {
   /** One list per restricting policy: the address must be in a range of every one of them. */
   rangeSets: string[][];
   requireTotp: boolean;
+  /** The shortest session any policy allows, in minutes; 0 when none limits it (the realm default). */
+  maxSessionMinutes: number;
 };
 
 export function combineSignInRules(rules: SecurityPolicyRules[]): SignInRules {
+  const limits = rules.map((rule) => rule.maxSessionMinutes).filter((minutes) => minutes > 0);
   return {
     rangeSets: rules.map((rule) => rule.allowedIpRanges).filter((ranges) => ranges.length > 0),
     requireTotp: rules.some((rule) => rule.requireTotp),
+    maxSessionMinutes: limits.length > 0 ? Math.min(...limits) : 0,
   };
 }
 
