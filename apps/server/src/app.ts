@@ -15,8 +15,8 @@ import { DirectoryBlobStore } from './blob/directory-store.ts';
 import { Clock } from './clock.ts';
 import { baseOrigin, type Config } from './config.ts';
 import type { Database } from './db/index.ts';
-import { lazySchemaCompilers } from './http/lazy-schemas.ts';
 import { databaseRateLimitStore } from './http/rate-limit-store.ts';
+import { lazySchemaCompilers } from './http/lazy-schemas.ts';
 import { answerError, refuseNulCharacters } from './http/request-guards.ts';
 import { RealmRegistry } from './identity/realms.ts';
 import { identityRoutes } from './identity/routes.ts';
@@ -131,7 +131,6 @@ export async function buildApp({
     ? externalTokenVerifier(config.oidcIssuerUrl)
     : builtInTokenVerifier(realms);
   const mail = mailOption ?? mailTransportFor(config, database.db, app.log);
-  const clock = new Clock();
   let shuttingDown = false;
 
   app.setErrorHandler(answerError);
@@ -164,14 +163,13 @@ export async function buildApp({
       db: database.db,
       realms,
       verifyToken,
-      clock,
       themeFor: (realm) => themeForRealm(database.db, realm),
     });
   }
   // On PostgreSQL the counts are shared by every instance of a cluster; PGlite is one process's own.
   await app.register(rateLimit, {
     global: false,
-    ...(database.kind === 'nope' && { store: databaseRateLimitStore(database.db) }),
+    ...(database.kind === 'postgres' && { store: databaseRateLimitStore(database.db) }),
   });
   await app.register(websocket, { options: { maxPayload: 256 * 1024 } });
   const ingest = await createIngest(database.db, app.log, config.mqttUrl);
@@ -185,6 +183,7 @@ export async function buildApp({
   await alarms.start();
   await notifier.start();
   await triggers.start();
+  const clock = new Clock();
   const licenseExpiry = new LicenseExpiry({ db, clock, log: app.log, notifier, payments, ingest });
   await licenseExpiry.start();
   await app.register(liveRoutes, { ingest, db, verifyToken });

@@ -1648,3 +1648,13 @@ export const blobs = pgTable('blobs', {
   size: integer('size').notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * Request counts of rate-limited routes (sign-in, onboarding) per route and client key on PostgreSQL, so the limit
+ * holds across the instances of a cluster. A row's window restarts when it has ended; old rows are swept.
+ */
+export const rateLimitCounters = pgTable('rate_limit_counters', {
+  key: text('key').primaryKey(),
+  hits: integer('hits').notNull(),
+  windowEndsAt: timestamp('window_ends_at', { withTimezone: true }).notNull(),
+});

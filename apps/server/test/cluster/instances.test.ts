@@ -58,4 +58,16 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two instances on one PostgreSQL',
     expect(deleted.statusCode).toBe(204);
     expect((await caller(first)('GET', `${asset}/download`, rpt)).statusCode).toBe(404);
   });
+
+  it('a rate limit counts the requests of both instances together', async () => {
+    // Self-onboarding allows 10 requests a minute per client; invalid bodies are counted too and create nothing.
+    const onboard = (server: TestServer) =>
+      caller(server)('POST', '/svc/core/api/v1/organizations/selfOnBoarding', undefined, {});
+    const answers = [];
+    for (let index = 0; index < 6; index += 1) {
+      answers.push((await onboard(first)).statusCode, (await onboard(second)).statusCode);
+    }
+    expect(answers.filter((status) => status === 429)).toHaveLength(2);
+    expect(answers.slice(0, 10).every((status) => status === 400)).toBe(true);
+  });
 });
