@@ -15,8 +15,8 @@ import { DirectoryBlobStore } from './blob/directory-store.ts';
 import { Clock } from './clock.ts';
 import { baseOrigin, type Config } from './config.ts';
 import type { Database } from './db/index.ts';
-import { databaseRateLimitStore } from './http/rate-limit-store.ts';
 import { lazySchemaCompilers } from './http/lazy-schemas.ts';
+import { databaseRateLimitStore } from './http/rate-limit-store.ts';
 import { answerError, refuseNulCharacters } from './http/request-guards.ts';
 import { RealmRegistry } from './identity/realms.ts';
 import { identityRoutes } from './identity/routes.ts';
@@ -131,6 +131,7 @@ export async function buildApp({
     ? externalTokenVerifier(config.oidcIssuerUrl)
     : builtInTokenVerifier(realms);
   const mail = mailOption ?? mailTransportFor(config, database.db, app.log);
+  const clock = new Clock();
   let shuttingDown = false;
 
   app.setErrorHandler(answerError);
@@ -163,6 +164,7 @@ export async function buildApp({
       db: database.db,
       realms,
       verifyToken,
+      clock,
       themeFor: (realm) => themeForRealm(database.db, realm),
     });
   }
@@ -183,7 +185,6 @@ export async function buildApp({
   await alarms.start();
   await notifier.start();
   await triggers.start();
-  const clock = new Clock();
   const licenseExpiry = new LicenseExpiry({ db, clock, log: app.log, notifier, payments, ingest });
   await licenseExpiry.start();
   await app.register(liveRoutes, { ingest, db, verifyToken });
