@@ -126,7 +126,9 @@ export const ChannelSettings = Type.Object({
   webhookSecretSet: Type.Boolean({ description: 'webhooks are signed (X-Edgeport-Signature, HMAC-SHA256)' }),
   quietHours: Type.Union([QuietHours, Type.Null()]),
   allowedWebhookHosts: Type.Array(Type.String(), {
-    description: 'hosts an administrator allows although they resolve to private or loopback addresses',
+    description:
+      "when not empty, the only hosts (host or host:port) the organization's webhooks may go to; they open no " +
+      'private, loopback, link-local or metadata address (only WEBHOOK_ALLOWED_PRIVATE_HOSTS opens private ones)',
   }),
 });
 export type ChannelSettings = Static<typeof ChannelSettings>;

@@ -80,7 +80,7 @@ export interface paths {
         };
         /** @description The organization's channel settings: e-mail sender, whether webhooks are signed, quiet hours, allowed webhook hosts (READ organizations). */
         get: operations["getNotificationSettings"];
-        /** @description Changes the given channel settings (UPDATE organizations); the webhook secret is write-only, quiet hours need a valid IANA time zone, allowed hosts are normalised like the SSRF check does. */
+        /** @description Changes the given channel settings (UPDATE organizations); the webhook secret is write-only, quiet hours need a valid IANA time zone, allowed hosts are normalised like the SSRF check does. Allowed hosts only narrow where webhooks go: an entry webhooks never reach (loopback, link-local, metadata, the server's own address, a private address outside WEBHOOK_ALLOWED_PRIVATE_HOSTS) is refused. */
         put: operations["updateNotificationSettings"];
         post?: never;
         delete?: never;
@@ -901,7 +901,7 @@ export interface operations {
                             end: string;
                             timeZone: string;
                         } | null;
-                        /** @description hosts an administrator allows although they resolve to private or loopback addresses */
+                        /** @description when not empty, the only hosts (host or host:port) the organization's webhooks may go to; they open no private, loopback, link-local or metadata address (only WEBHOOK_ALLOWED_PRIVATE_HOSTS opens private ones) */
                         allowedWebhookHosts: string[];
                     };
                 };
@@ -1005,7 +1005,7 @@ export interface operations {
                             end: string;
                             timeZone: string;
                         } | null;
-                        /** @description hosts an administrator allows although they resolve to private or loopback addresses */
+                        /** @description when not empty, the only hosts (host or host:port) the organization's webhooks may go to; they open no private, loopback, link-local or metadata address (only WEBHOOK_ALLOWED_PRIVATE_HOSTS opens private ones) */
                         allowedWebhookHosts: string[];
                     };
                 };

@@ -10,7 +10,7 @@ export interface paths {
         /** @description The organization's trigger rules by name, each with its run count, last run and last error (READ organizations). */
         get: operations["getTriggers"];
         put?: never;
-        /** @description Creates a trigger rule "when <condition> then <action>" (UPDATE organizations). Devices must be devices of the organization, a notify action's notificationId one of its notification rules, a write action's path writable in the device's model with a value of its type, a webhook URL a public address (or a host the administrator allowed); 409 for a name in use. */
+        /** @description Creates a trigger rule "when <condition> then <action>" (UPDATE organizations). Devices must be devices of the organization, a notify action's notificationId one of its notification rules, a write action's path writable in the device's model with a value of its type, a webhook URL a public address (a private one only of WEBHOOK_ALLOWED_PRIVATE_HOSTS, and one of the organization's allowed webhook hosts when it lists any); 409 for a name in use. */
         post: operations["createTrigger"];
         delete?: never;
         options?: never;

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/index.ts';
 import type { EmailSender } from './email.ts';
 import { channelConfigOf } from './settings.ts';
-import { checkWebhookTarget, type Resolver } from './ssrf.ts';
+import { checkWebhookTarget, type Network } from './ssrf.ts';
 import * as store from './store.ts';
 import { postWebhook, SIGNATURE_HEADER, signatureOf, WEBHOOK_TIMEOUT_MS } from './webhook.ts';
 
@@ -12,7 +12,10 @@ export type AttemptDeps = {
   db: Db;
   sendEmail: EmailSender;
   baseDomain: string;
-  resolve?: Resolver;
+  /** The network the SSRF guard checks targets against (name resolution, the server's own addresses). */
+  network: Network;
+  /** WEBHOOK_ALLOWED_PRIVATE_HOSTS. */
+  privateHosts: readonly string[];
   webhookTimeoutMs?: number;
 };
 
@@ -37,7 +40,8 @@ export async function attemptDelivery(row: store.DeliveryRow, deps: AttemptDeps)
     }
   }
   // Checked at every attempt against the addresses the host resolves to now, and the request goes to that address.
-  const check = await checkWebhookTarget(row.target, channel.allowedWebhookHosts, deps.resolve);
+  const policy = { privateHosts: deps.privateHosts, organizationHosts: channel.allowedWebhookHosts };
+  const check = await checkWebhookTarget(row.target, policy, deps.network);
   if (!check.ok) return { ok: false, error: check.reason, retry: !check.refused };
   const body = JSON.stringify({ ...row.payload, sentAt: new Date().toISOString() });
   const headers: Record<string, string> = { 'x-edgeport-delivery': row.id };

@@ -6,8 +6,8 @@ import * as store from './store.ts';
 
 /*
  * Browser-test fixtures (`POST /test-support/tenants`): notification rules, deliveries (the failed-notification log)
- * and channel settings, stored directly — webhook URLs are not SSRF-checked here, so a test may name its own local
- * receiver (and allow it with `notificationSettings.allowedWebhookHosts`).
+ * and channel settings, stored directly — webhook URLs and allowed hosts are not checked here; the SSRF guard still
+ * checks every delivery (a local receiver is never reached).
  */
 
 const source = notifications.NotificationSource.properties;

@@ -5,9 +5,10 @@ import type { AlarmChange, DeviceEvents } from '../../ingest/events.ts';
 import { consumeDaily } from '../limits/enforce.ts';
 import { attemptDelivery } from './attempt.ts';
 import { emailSender } from './email.ts';
+import { hostNetwork } from './network.ts';
 import { type PlanContext, planAlarmDeliveries, planTriggerDeliveries, planWebhookCall } from './planner.ts';
 import { channelConfigOf } from './settings.ts';
-import { defaultResolver, type Resolver, webhookUrlRefusal } from './ssrf.ts';
+import { type Network, type Resolver, webhookUrlRefusal } from './ssrf.ts';
 import * as store from './store.ts';
 import { DeliveryWorker } from './worker.ts';
 
@@ -18,6 +19,8 @@ export type NotifierConfig = {
   /** For the portal links in the texts (the realm's origin); http and the default port when absent. */
   publicScheme?: 'http' | 'https';
   publicPort?: number;
+  /** WEBHOOK_ALLOWED_PRIVATE_HOSTS: the only hosts whose private addresses webhooks may reach. */
+  webhookAllowedPrivateHosts?: readonly string[];
 };
 
 /** What a trigger rule tells the recipients of a notification rule. */
@@ -37,6 +40,8 @@ export class Notifier {
   private readonly config: NotifierConfig;
   private readonly email: ReturnType<typeof emailSender>;
   private readonly worker: DeliveryWorker;
+  private readonly network: Network;
+  private readonly privateHosts: readonly string[];
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly onAlarm = (change: AlarmChange) => {
     this.track(
@@ -60,7 +65,8 @@ export class Notifier {
     this.log = deps.log;
     this.config = deps.config;
     this.email = emailSender(deps.db, deps.config.smtpUrl);
-    const resolve = deps.resolve ?? defaultResolver;
+    this.network = deps.resolve ? { ...hostNetwork, resolve: deps.resolve } : hostNetwork;
+    this.privateHosts = deps.config.webhookAllowedPrivateHosts ?? [];
     this.worker = new DeliveryWorker({
       db: deps.db,
       log: deps.log,
@@ -70,7 +76,8 @@ export class Notifier {
           db: deps.db,
           sendEmail: this.email.send,
           baseDomain: deps.config.baseDomain,
-          resolve,
+          network: this.network,
+          privateHosts: this.privateHosts,
         }),
     });
   }
@@ -106,7 +113,11 @@ export class Notifier {
       const context = await this.context(organizationId);
       if (!context) return;
       const row = planWebhookCall(url, payload, context);
-      const refusal = await webhookUrlRefusal(url, context.channel.allowedWebhookHosts);
+      const policy = {
+        privateHosts: this.privateHosts,
+        organizationHosts: context.channel.allowedWebhookHosts,
+      };
+      const refusal = await webhookUrlRefusal(url, policy, this.network);
       if (refusal) {
         await store.insertDeliveries(this.db, [
           { ...row, status: 'FAILED', nextAttemptAt: null, lastError: refusal },

@@ -18,8 +18,9 @@ const IdParams = alarms.IdParams;
 export const notificationsService: ServiceDefinition = {
   name: 'notifications',
   title: 'Edgeport notification service',
-  routes: async (app, { database, notifier }) => {
+  routes: async (app, { config, database, notifier }) => {
     const { db } = database;
+    const privateHosts = config.webhookAllowedPrivateHosts;
 
     app.get(
       '/api/v1/notifications',
@@ -54,6 +55,7 @@ export const notificationsService: ServiceDefinition = {
           principalOf(request),
           request.query.organization,
           request.body,
+          privateHosts,
         );
         return reply.code(201).send(rule);
       },
@@ -95,6 +97,7 @@ export const notificationsService: ServiceDefinition = {
           request.query.organization,
           request.params.id,
           request.body,
+          privateHosts,
         ),
     );
 
@@ -178,14 +181,22 @@ export const notificationsService: ServiceDefinition = {
           operationId: 'updateNotificationSettings',
           description:
             'Changes the given channel settings (UPDATE organizations); the webhook secret is write-only, quiet ' +
-            'hours need a valid IANA time zone, allowed hosts are normalised like the SSRF check does.',
+            'hours need a valid IANA time zone, allowed hosts are normalised like the SSRF check does. Allowed ' +
+            'hosts only narrow where webhooks go: an entry webhooks never reach (loopback, link-local, metadata, ' +
+            "the server's own address, a private address outside WEBHOOK_ALLOWED_PRIVATE_HOSTS) is refused.",
           querystring: Query,
           body: notifications.ChannelSettingsUpdate,
           response: { 200: notifications.ChannelSettings, ...errors },
         },
       },
       async (request) =>
-        settings.updateSettings(db, principalOf(request), request.query.organization, request.body),
+        settings.updateSettings(
+          db,
+          principalOf(request),
+          request.query.organization,
+          request.body,
+          privateHosts,
+        ),
     );
   },
 };

@@ -186,9 +186,9 @@ describe('notification rules', () => {
     expect(refused.json().message).toContain(reason);
   });
 
-  it('accepts an alarm rule of the organization and a private webhook host the administrator allowed', async () => {
+  it('accepts an alarm rule of the organization and a webhook to a host the allowed hosts narrow to', async () => {
     const allowed = await call('PUT', settings(tenants.orgA.id), rptA, {
-      allowedWebhookHosts: ['127.0.0.1:8080'],
+      allowedWebhookHosts: ['hooks.example.test:8080'],
     });
     expect(allowed.statusCode, allowed.body).toBe(200);
     const created = await call(
@@ -198,22 +198,34 @@ describe('notification rules', () => {
       input({
         name: 'Local receiver',
         source: { alarmEvents: ['RAISED'], severities: [], alarmRuleIds: [ids.alarmRuleA] },
-        recipients: { userIds: [], groupIds: [], emails: [], webhooks: ['http://127.0.0.1:8080/hook'] },
+        recipients: {
+          userIds: [],
+          groupIds: [],
+          emails: [],
+          webhooks: ['http://hooks.example.test:8080/hook'],
+        },
       }),
     );
     expect(created.statusCode, created.body).toBe(201);
     ids.local = created.json().id;
-    // Another port of the same host stays refused.
+    // Another port of the same host is not among the allowed hosts.
     const otherPort = await call(
       'PUT',
       rule(ids.local as string, tenants.orgA.id),
       rptA,
       input({
         name: 'Local receiver',
-        recipients: { userIds: [], groupIds: [], emails: [], webhooks: ['http://127.0.0.1:9090/hook'] },
+        recipients: {
+          userIds: [],
+          groupIds: [],
+          emails: [],
+          webhooks: ['http://hooks.example.test:9090/hook'],
+        },
       }),
     );
     expect(otherPort.statusCode).toBe(400);
+    expect(otherPort.json().message).toContain("not one of the organization's allowed webhook hosts");
+    await call('PUT', settings(tenants.orgA.id), rptA, { allowedWebhookHosts: [] });
   });
 
   it('replaces a rule and audits the change; 409 when renamed to a name in use', async () => {
@@ -371,7 +383,7 @@ describe('channel settings', () => {
       quietHours: { start: '22:00', end: '06:00', timeZone: 'Europe/Berlin' },
       allowedWebhookHosts: [
         'Receiver.Example.test:8080',
-        '2130706433',
+        '1572394766',
         'bücher.example',
         'receiver.example.test:8080',
       ],
@@ -381,7 +393,7 @@ describe('channel settings', () => {
       sender: 'alerts@acme.example',
       webhookSecretSet: true,
       quietHours: { start: '22:00', end: '06:00', timeZone: 'Europe/Berlin' },
-      allowedWebhookHosts: ['receiver.example.test:8080', '127.0.0.1', 'xn--bcher-kva.example'],
+      allowedWebhookHosts: ['receiver.example.test:8080', '93.184.215.14', 'xn--bcher-kva.example'],
     });
     expect(saved.body).not.toContain(secret);
     const audits = await auditActions(tenants.orgA.id, 'notificationSettings.update');

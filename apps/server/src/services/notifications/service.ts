@@ -4,7 +4,8 @@ import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
 import { recordAudit } from '../audit/service.ts';
 import { authorizeInOrganization } from '../core/organizations/service.ts';
-import { allowedHostsOf } from './settings.ts';
+import { hostNetwork } from './network.ts';
+import { webhookPolicyOf } from './settings.ts';
 import { webhookUrlRefusal } from './ssrf.ts';
 import * as store from './store.ts';
 
@@ -66,7 +67,12 @@ function firstUnknown(ids: string[], known: Set<string>): [number, string] | und
  * The rule as it is stored: names trimmed, lists without repeats, e-mail addresses in lower case; every reference
  * checked against the organization (400 naming the field) and every webhook against the SSRF guard.
  */
-async function validated(db: Db, org: Organization, input: Input): Promise<store.RuleValues> {
+async function validated(
+  db: Db,
+  org: Organization,
+  input: Input,
+  privateHosts: readonly string[],
+): Promise<store.RuleValues> {
   const name = input.name.trim();
   if (name === '') throw badRequest('body/name must not be blank');
   const source: notifications.NotificationSource = {
@@ -105,9 +111,9 @@ async function validated(db: Db, org: Organization, input: Input): Promise<store
       `body/source/alarmRuleIds/${strangerRule[0]}: alarm rule '${strangerRule[1]}' is not an alarm rule of this organization`,
     );
   if (recipients.webhooks.length > 0) {
-    const allowed = await allowedHostsOf(db, org.id);
+    const policy = await webhookPolicyOf(db, org.id, privateHosts);
     for (const [index, url] of recipients.webhooks.entries()) {
-      const refusal = await webhookUrlRefusal(url, allowed);
+      const refusal = await webhookUrlRefusal(url, policy, hostNetwork);
       if (refusal) throw badRequest(`body/recipients/webhooks/${index}: ${refusal}`);
     }
   }
@@ -152,9 +158,16 @@ export async function getRule(db: Db, principal: Principal, ref: string, id: str
   return toNotification(await ruleIn(db, org, id));
 }
 
-export async function createRule(db: Db, principal: Principal, ref: string, input: Input) {
+/** `privateHosts`: WEBHOOK_ALLOWED_PRIVATE_HOSTS, for the check of the webhooks. */
+export async function createRule(
+  db: Db,
+  principal: Principal,
+  ref: string,
+  input: Input,
+  privateHosts: readonly string[],
+) {
   const org = await authorizeInOrganization(db, principal, ref, 'CREATE', 'notifications');
-  const values = await validated(db, org, input);
+  const values = await validated(db, org, input, privateHosts);
   if (await store.findRuleByName(db, org.id, values.name)) throw nameTaken(values.name);
   let row: store.RuleRow;
   try {
@@ -174,10 +187,17 @@ export async function createRule(db: Db, principal: Principal, ref: string, inpu
   return toNotification(row);
 }
 
-export async function updateRule(db: Db, principal: Principal, ref: string, id: string, input: Input) {
+export async function updateRule(
+  db: Db,
+  principal: Principal,
+  ref: string,
+  id: string,
+  input: Input,
+  privateHosts: readonly string[],
+) {
   const org = await authorizeInOrganization(db, principal, ref, 'UPDATE', 'notifications');
   const before = await ruleIn(db, org, id);
-  const values = await validated(db, org, input);
+  const values = await validated(db, org, input, privateHosts);
   const holder = await store.findRuleByName(db, org.id, values.name);
   if (holder && holder.id !== id) throw nameTaken(values.name);
   let row: store.RuleRow | undefined;

@@ -4,8 +4,9 @@ import { badRequest } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
 import { recordAudit } from '../audit/service.ts';
 import { authorizeInOrganization } from '../core/organizations/service.ts';
+import { hostAddresses } from './network.ts';
 import { isTimeZone } from './quiet-hours.ts';
-import { normalizeAllowedHost } from './ssrf.ts';
+import { allowedHostRefusal, normalizeAllowedHost, type WebhookPolicy } from './ssrf.ts';
 import * as store from './store.ts';
 
 /** The organization's channel settings as the notifier uses them (defaults when none were saved). */
@@ -26,8 +27,17 @@ export async function channelConfigOf(db: Db, organizationId: string): Promise<C
   };
 }
 
-export async function allowedHostsOf(db: Db, organizationId: string): Promise<string[]> {
-  return (await store.findSettings(db, organizationId))?.allowedWebhookHosts ?? [];
+/**
+ * Where the organization's webhooks may go: public hosts (only its allowed webhook hosts when it lists any), and private
+ * addresses of the hosts the server opened (`privateHosts`: WEBHOOK_ALLOWED_PRIVATE_HOSTS).
+ */
+export async function webhookPolicyOf(
+  db: Db,
+  organizationId: string,
+  privateHosts: readonly string[],
+): Promise<WebhookPolicy> {
+  const organizationHosts = (await store.findSettings(db, organizationId))?.allowedWebhookHosts ?? [];
+  return { privateHosts, organizationHosts };
 }
 
 function toSettings(config: ChannelConfig): notifications.ChannelSettings {
@@ -44,12 +54,36 @@ export async function getSettings(db: Db, principal: Principal, ref: string) {
   return toSettings(await channelConfigOf(db, org.id));
 }
 
+/**
+ * The allowed webhook hosts as stored: normalised, without repeats. They narrow where webhooks go and open nothing, so
+ * an entry webhooks could never reach (loopback, link-local, metadata, this server's own address, a private address
+ * the server did not open) is refused, naming it.
+ */
+function allowedHosts(entries: readonly string[], privateHosts: readonly string[]): string[] {
+  const hosts: string[] = [];
+  const own = hostAddresses();
+  for (const [index, entry] of entries.entries()) {
+    const field = `body/allowedWebhookHosts/${index}`;
+    const normalized = normalizeAllowedHost(entry);
+    if (!normalized)
+      throw badRequest(`${field} must be a host name or address, optionally with :port (got '${entry}')`);
+    const refusal = allowedHostRefusal(normalized, privateHosts, own);
+    if (refusal)
+      throw badRequest(
+        `${field}: '${entry}' is ${refusal}; allowed webhook hosts only narrow where webhooks may go`,
+      );
+    if (!hosts.includes(normalized)) hosts.push(normalized);
+  }
+  return hosts;
+}
+
 /** Changes the given settings; the secret is write-only and never reaches the audit log. */
 export async function updateSettings(
   db: Db,
   principal: Principal,
   ref: string,
   update: notifications.ChannelSettingsUpdate,
+  privateHosts: readonly string[],
 ) {
   const org = await authorizeInOrganization(db, principal, ref, 'UPDATE', 'organizations');
   const values: store.SettingsValues = {};
@@ -71,15 +105,7 @@ export async function updateSettings(
     detail.quietHours = update.quietHours;
   }
   if (update.allowedWebhookHosts !== undefined) {
-    const hosts: string[] = [];
-    for (const [index, entry] of update.allowedWebhookHosts.entries()) {
-      const normalized = normalizeAllowedHost(entry);
-      if (!normalized)
-        throw badRequest(
-          `body/allowedWebhookHosts/${index} must be a host name or address, optionally with :port (got '${entry}')`,
-        );
-      if (!hosts.includes(normalized)) hosts.push(normalized);
-    }
+    const hosts = allowedHosts(update.allowedWebhookHosts, privateHosts);
     values.allowedWebhookHosts = hosts;
     detail.allowedWebhookHosts = hosts;
   }

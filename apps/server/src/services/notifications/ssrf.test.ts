@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { checkedLookup, hostAddresses } from './network.ts';
 import {
   addressRefusal,
+  allowedHostRefusal,
   checkWebhookTarget,
+  type Network,
   normalizeAllowedHost,
   normalizeHost,
   parseIpv4Literal,
   type Resolver,
+  type WebhookPolicy,
   webhookUrlRefusal,
 } from './ssrf.ts';
 
@@ -27,7 +31,20 @@ const dns = fakeDns({
   'xn--bcher-kva.example': ['93.184.215.15'],
   'receiver.test': ['127.0.0.1'],
   localhost: ['::1', '127.0.0.1'],
+  'own.example.com': ['203.0.113.9'],
+  'ula.example.com': ['fd12:3456::7'],
 });
+
+/** A host whose interfaces have the loopback addresses, a public-looking 203.0.113.9 and a ULA fd00::2. */
+const OWN = ['127.0.0.1', '::1', '203.0.113.9', 'fd00::2', 'fe80::fc:ff:fe00:1'];
+const net: Network = { resolve: dns, ownAddresses: () => OWN };
+const policy = (overrides: Partial<WebhookPolicy> = {}): WebhookPolicy => ({
+  privateHosts: [],
+  organizationHosts: [],
+  ...overrides,
+});
+const check = (url: string, overrides: Partial<WebhookPolicy> = {}) =>
+  checkWebhookTarget(url, policy(overrides), net);
 
 describe('IPv4 literals in every notation', () => {
   it.each([
@@ -166,58 +183,159 @@ describe('webhook targets', () => {
     ['http://internal.example.com/hook', 'resolves to 10.1.2.3'],
     ['http://rebind.example.com/hook', 'resolves to 127.0.0.1'],
     ['http://mapped.example.com/hook', 'metadata'],
+    ['http://203.0.113.9:8080/hook', 'an address of this server'],
+    ['http://[::ffff:203.0.113.9]/hook', 'an address of this server'],
+    ['http://own.example.com/hook', 'an address of this server'],
     ['ftp://hooks.example.com/hook', 'http or https'],
     ['file:///etc/passwd', 'http or https'],
     ['http://user:pass@hooks.example.com/hook', 'credentials'],
     ['not a url', 'not a valid URL'],
   ])('refuses %s (%s)', async (url, reason) => {
-    const check = await checkWebhookTarget(url, [], dns);
-    expect(check.ok).toBe(false);
-    if (!check.ok) {
-      expect(check.reason).toContain(reason);
-      expect(check.refused).toBe(true);
+    const checked = await check(url);
+    expect(checked.ok).toBe(false);
+    if (!checked.ok) {
+      expect(checked.reason).toContain(reason);
+      expect(checked.refused).toBe(true);
     }
   });
 
   it('accepts public targets and names the address to connect to', async () => {
-    const check = await checkWebhookTarget('https://Hooks.Example.com/x?y=1', [], dns);
-    expect(check).toMatchObject({
+    expect(await check('https://Hooks.Example.com/x?y=1')).toMatchObject({
       ok: true,
       target: { host: 'hooks.example.com', port: 443, address: { address: '93.184.215.14', family: 4 } },
     });
-    const v6 = await checkWebhookTarget('http://v6.example.com:8080/', [], dns);
+    const v6 = await check('http://v6.example.com:8080/');
     expect(v6).toMatchObject({ ok: true, target: { port: 8080, address: { family: 6 } } });
-    const idn = await checkWebhookTarget('https://bücher.example/hook', [], dns);
+    const idn = await check('https://bücher.example/hook');
     expect(idn).toMatchObject({ ok: true, target: { host: 'xn--bcher-kva.example' } });
   });
 
-  it('lets an allowed host through, by host or host:port only', async () => {
-    expect((await checkWebhookTarget('http://receiver.test:8080/h', ['receiver.test'], dns)).ok).toBe(true);
-    expect((await checkWebhookTarget('http://receiver.test:8080/h', ['RECEIVER.test:8080'], dns)).ok).toBe(
-      true,
-    );
-    const otherPort = await checkWebhookTarget('http://receiver.test:9090/h', ['receiver.test:8080'], dns);
-    expect(otherPort.ok).toBe(false);
-    // An allowed literal in another notation is the same host.
-    expect((await checkWebhookTarget('http://0x7f.0.0.1:5000/h', ['127.0.0.1:5000'], dns)).ok).toBe(true);
-    expect((await checkWebhookTarget('http://[::1]:5000/h', ['[0:0::1]'], dns)).ok).toBe(true);
-    // Every checked address is kept, for the connection to fall back on.
-    expect(await checkWebhookTarget('http://localhost:3000/h', ['localhost:3000'], dns)).toMatchObject({
+  it("opens no address by an organization's allowed hosts: they only narrow where webhooks go", async () => {
+    for (const [url, listed] of [
+      ['http://127.0.0.1:18081/h', '127.0.0.1:18081'],
+      ['http://0x7f.0.0.1:5000/h', '127.0.0.1:5000'],
+      ['http://[::1]:5000/h', '[0:0::1]'],
+      ['http://localhost:3000/h', 'localhost:3000'],
+      ['http://receiver.test:8080/h', 'receiver.test'],
+      ['http://10.0.0.5/h', '10.0.0.5'],
+      ['http://169.254.169.254/latest', '169.254.169.254'],
+      ['http://203.0.113.9/h', '203.0.113.9'],
+    ] as const) {
+      expect((await check(url, { organizationHosts: [listed] })).ok, url).toBe(false);
+    }
+    const narrowed = { organizationHosts: ['hooks.example.com', 'v6.example.com:8080'] };
+    expect((await check('https://hooks.example.com/x', narrowed)).ok).toBe(true);
+    expect((await check('http://v6.example.com:8080/', narrowed)).ok).toBe(true);
+    const otherPort = await check('http://v6.example.com:9090/', narrowed);
+    expect(otherPort).toMatchObject({ ok: false, refused: true });
+    const otherHost = await check('https://xn--bcher-kva.example/', narrowed);
+    expect(otherHost.ok || otherHost.reason).toContain("not one of the organization's allowed webhook hosts");
+  });
+
+  it('opens private addresses only for the hosts of WEBHOOK_ALLOWED_PRIVATE_HOSTS, never loopback or the like', async () => {
+    const privateHosts = ['internal.example.com', '10.0.0.5:8080', 'ula.example.com'];
+    expect(await check('http://internal.example.com/hook', { privateHosts })).toMatchObject({
       ok: true,
-      target: { addresses: [{ address: '::1' }, { address: '127.0.0.1' }] },
+      target: { address: { address: '10.1.2.3' }, privateOpen: true },
     });
-    // Allowing one name does not allow another name resolving to the same address.
-    expect((await checkWebhookTarget('http://127.0.0.1:8080/h', ['receiver.test'], dns)).ok).toBe(false);
+    expect((await check('http://10.0.0.5:8080/hook', { privateHosts })).ok).toBe(true);
+    expect((await check('http://ula.example.com/hook', { privateHosts })).ok).toBe(true);
+    expect((await check('http://10.0.0.5:9090/hook', { privateHosts })).ok).toBe(false);
+    expect((await check('http://10.0.0.6/hook', { privateHosts })).ok).toBe(false);
+    // An organization list narrows the server's opening too.
+    const narrowed = { privateHosts, organizationHosts: ['hooks.example.com'] };
+    expect((await check('http://internal.example.com/hook', narrowed)).ok).toBe(false);
+    const never = [
+      '127.0.0.1',
+      'localhost',
+      'receiver.test',
+      'rebind.example.com',
+      '169.254.169.254',
+      'mapped.example.com',
+      '[fe80::1]',
+      '[fd00:ec2::254]',
+      '0.0.0.0',
+      '203.0.113.9',
+      '[fd00::2]',
+    ];
+    for (const host of never) {
+      const url = `http://${host}/hook`;
+      const refused = await check(url, { privateHosts: never });
+      expect(refused, url).toMatchObject({ ok: false, refused: true });
+      if (!refused.ok) expect(refused.reason, url).not.toContain('WEBHOOK_ALLOWED_PRIVATE_HOSTS');
+    }
+  });
+
+  it("refuses the addresses of this host's own interfaces", async () => {
+    const own = hostAddresses().find((address) => !address.startsWith('127.') && address !== '::1');
+    if (!own) return; // a host with loopback only: the dummy interface addresses above stand for it
+    const network: Network = { resolve: dns, ownAddresses: hostAddresses };
+    const url = `http://${own.includes(':') ? `[${own.split('%')[0]}]` : own}:8080/hook`;
+    const refused = await checkWebhookTarget(url, policy({ privateHosts: [own] }), network);
+    expect(refused).toMatchObject({ ok: false, refused: true });
   });
 
   it('treats a host that does not resolve as a failure that may heal (not a refusal)', async () => {
-    const check = await checkWebhookTarget('https://nowhere.example/hook', [], dns);
-    expect(check).toMatchObject({ ok: false, refused: false });
-    expect(await webhookUrlRefusal('https://nowhere.example/hook', [], dns)).toBeUndefined();
+    expect(await check('https://nowhere.example/hook')).toMatchObject({ ok: false, refused: false });
+    expect(await webhookUrlRefusal('https://nowhere.example/hook', policy(), net)).toBeUndefined();
   });
 
   it('gives the reason when saving a refused URL', async () => {
-    expect(await webhookUrlRefusal('http://0x7f.1/x', [], dns)).toContain('loopback');
-    expect(await webhookUrlRefusal('https://hooks.example.com/x', [], dns)).toBeUndefined();
+    expect(await webhookUrlRefusal('http://0x7f.1/x', policy(), net)).toContain('loopback');
+    expect(await webhookUrlRefusal('https://hooks.example.com/x', policy(), net)).toBeUndefined();
+  });
+});
+
+describe("entries of an organization's allowed webhook hosts", () => {
+  it.each([
+    ['127.0.0.1:18081', 'loopback'],
+    ['[::1]', 'loopback'],
+    ['localhost:3000', 'loopback'],
+    ['169.254.169.254', 'metadata'],
+    ['metadata.google.internal', 'metadata'],
+    ['[fe80::1]', 'link-local'],
+    ['0.0.0.0', 'this network'],
+    ['203.0.113.9:443', 'an address of this server'],
+    ['10.0.0.5', 'WEBHOOK_ALLOWED_PRIVATE_HOSTS'],
+  ])('refuses %s (%s)', (entry, reason) => {
+    expect(allowedHostRefusal(entry, [], OWN)).toContain(reason);
+  });
+
+  it('accepts names, public addresses, and private ones the server opened', () => {
+    expect(allowedHostRefusal('hooks.example.com:8443', [], OWN)).toBeUndefined();
+    expect(allowedHostRefusal('93.184.215.14', [], OWN)).toBeUndefined();
+    expect(allowedHostRefusal('10.0.0.5', ['10.0.0.5:8080'], OWN)).toBeUndefined();
+    expect(allowedHostRefusal('[fd12::1]:80', ['[fd12::1]'], OWN)).toBeUndefined();
+    expect(allowedHostRefusal('127.0.0.1', ['127.0.0.1'], OWN)).toContain('loopback');
+  });
+});
+
+describe('the connection', () => {
+  const lookup = (addresses: string[], privateOpen: boolean, all: boolean) =>
+    new Promise<unknown>((resolve) => {
+      const target = {
+        url: new URL('http://hooks.example.com/'),
+        host: 'hooks.example.com',
+        port: 80,
+        address: { address: addresses[0] ?? '', family: 4 as const },
+        addresses: addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }) as const),
+        privateOpen,
+      };
+      checkedLookup(target)('hooks.example.com', { all }, (error, address) =>
+        resolve(error ? (error as NodeJS.ErrnoException).code : address),
+      );
+    });
+
+  it('hands the socket only checked addresses, checked again at connect time', async () => {
+    expect(await lookup(['93.184.215.14', '2606:4700::1111'], false, true)).toEqual([
+      { address: '93.184.215.14', family: 4 },
+      { address: '2606:4700::1111', family: 6 },
+    ]);
+    expect(await lookup(['93.184.215.14'], false, false)).toBe('93.184.215.14');
+    expect(await lookup(['127.0.0.1'], true, false)).toBe('EREFUSED');
+    expect(await lookup(['10.0.0.5'], false, true)).toBe('EREFUSED');
+    expect(await lookup(['10.0.0.5'], true, false)).toBe('10.0.0.5');
+    const own = hostAddresses().find((address) => !address.startsWith('127.') && address !== '::1');
+    if (own) expect(await lookup([own.split('%')[0] ?? own], true, false)).toBe('EREFUSED');
   });
 });

@@ -1,11 +1,12 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
 
 /**
- * The SSRF guard of webhook targets: a URL may be called only when every address its host resolves to is public —
- * no loopback, private, link-local, CGNAT, multicast, reserved or cloud-metadata address — unless an administrator
- * allowed the host explicitly (`allowedWebhookHosts`: `host` or `host:port`, normalised like the URL's host).
+ * The SSRF guard of webhook targets: a URL may be called only when every address its host resolves to is public — no
+ * loopback, link-local, cloud-metadata, unspecified, CGNAT, multicast or reserved address and no address of this
+ * server's own interfaces, whatever anyone allows. Private addresses (RFC 1918, ULA) open only for the hosts of the
+ * server-wide WEBHOOK_ALLOWED_PRIVATE_HOSTS; an organization's allowed webhook hosts only narrow where its webhooks may
+ * go (when it lists any, only there), they never open an address.
  *
  * Host names are normalised first: lower case, no trailing dot, IDNA (punycode), IPv4 literals in every notation
  * inet_aton accepts (`2130706433`, `0177.0.0.1`, `0x7f.1`, `127.1`) and IPv6 literals (bracketed, IPv4-mapped).
@@ -14,6 +15,16 @@ import { domainToASCII } from 'node:url';
 export type ResolvedAddress = { address: string; family: 4 | 6 };
 /** How host names are resolved (dns.lookup with every address by default; tests inject their own). */
 export type Resolver = (host: string) => Promise<ResolvedAddress[]>;
+/** What the guard asks of the host it runs on: name resolution and its own interface addresses (network.ts). */
+export type Network = { resolve: Resolver; ownAddresses: () => readonly string[] };
+
+/** Where webhooks may go, besides the public internet. */
+export type WebhookPolicy = {
+  /** WEBHOOK_ALLOWED_PRIVATE_HOSTS (`host` or `host:port`): hosts whose private addresses webhooks may reach. */
+  privateHosts: readonly string[];
+  /** The organization's allowed webhook hosts: when it lists any, its webhooks go to these hosts only. */
+  organizationHosts: readonly string[];
+};
 
 export type WebhookTarget = {
   url: URL;
@@ -24,8 +35,8 @@ export type WebhookTarget = {
   address: ResolvedAddress;
   /** Every checked address, in resolution order (the connection may fall back to the next one). */
   addresses: ResolvedAddress[];
-  /** The host is on the organization's allow list: the address class was not checked. */
-  allowed: boolean;
+  /** The host is in WEBHOOK_ALLOWED_PRIVATE_HOSTS: its private addresses may be reached (checked again at connect). */
+  privateOpen: boolean;
 };
 
 /** `refused`: the guard refuses the target for good (no retries); otherwise it may work later (DNS failure). */
@@ -34,11 +45,6 @@ export type TargetCheck =
   | { ok: false; reason: string; refused: boolean };
 
 const BLOCKED_NAMES = new Set(['metadata', 'metadata.google.internal', 'instance-data']);
-
-export const defaultResolver: Resolver = async (host) => {
-  const answers = await dnsLookup(host, { all: true, verbatim: true });
-  return answers.map((answer) => ({ address: answer.address, family: answer.family === 6 ? 6 : 4 }));
-};
 
 /** Parses one IPv4 part as inet_aton does: `0x..` hex, a leading `0` octal, else decimal. */
 function ipv4Part(part: string): number | undefined {
@@ -113,27 +119,29 @@ function inPrefix(bytes: number[], prefix: number[], bits: number): boolean {
   return true;
 }
 
-type Range = { prefix: number[]; bits: number; label: string };
-const v4 = (cidr: string, label: string): Range => {
+/** `private` (RFC 1918, ULA) opens for the hosts of WEBHOOK_ALLOWED_PRIVATE_HOSTS; `never` opens for nobody. */
+type Reach = 'private' | 'never';
+type Range = { prefix: number[]; bits: number; label: string; reach: Reach };
+const v4 = (cidr: string, label: string, reach: Reach = 'never'): Range => {
   const [base = '', bits = '32'] = cidr.split('/');
-  return { prefix: ipv4Bytes(base), bits: Number(bits), label };
+  return { prefix: ipv4Bytes(base), bits: Number(bits), label, reach };
 };
-const v6 = (cidr: string, label: string): Range => {
+const v6 = (cidr: string, label: string, reach: Reach = 'never'): Range => {
   const [base = '', bits = '128'] = cidr.split('/');
-  return { prefix: ipv6Bytes(base) ?? [], bits: Number(bits), label };
+  return { prefix: ipv6Bytes(base) ?? [], bits: Number(bits), label, reach };
 };
 
 // Most specific first: the metadata address is named before the link-local range it lies in.
 const IPV4_BLOCKED: Range[] = [
   v4('169.254.169.254/32', 'a cloud metadata address'),
   v4('0.0.0.0/8', 'a "this network" address (0.0.0.0/8)'),
-  v4('10.0.0.0/8', 'a private address (10.0.0.0/8)'),
+  v4('10.0.0.0/8', 'a private address (10.0.0.0/8)', 'private'),
   v4('100.64.0.0/10', 'a carrier-grade NAT address (100.64.0.0/10)'),
   v4('127.0.0.0/8', 'a loopback address (127.0.0.0/8)'),
   v4('169.254.0.0/16', 'a link-local address (169.254.0.0/16)'),
-  v4('172.16.0.0/12', 'a private address (172.16.0.0/12)'),
+  v4('172.16.0.0/12', 'a private address (172.16.0.0/12)', 'private'),
   v4('192.0.0.0/24', 'an IETF protocol address (192.0.0.0/24)'),
-  v4('192.168.0.0/16', 'a private address (192.168.0.0/16)'),
+  v4('192.168.0.0/16', 'a private address (192.168.0.0/16)', 'private'),
   v4('198.18.0.0/15', 'a benchmarking address (198.18.0.0/15)'),
   v4('224.0.0.0/4', 'a multicast address (224.0.0.0/4)'),
   v4('240.0.0.0/4', 'a reserved address (240.0.0.0/4)'),
@@ -143,7 +151,7 @@ const IPV6_BLOCKED: Range[] = [
   v6('fd00:ec2::254/128', 'a cloud metadata address'),
   v6('::/128', 'the unspecified address (::)'),
   v6('::1/128', 'a loopback address (::1)'),
-  v6('fc00::/7', 'a private address (fc00::/7)'),
+  v6('fc00::/7', 'a private address (fc00::/7)', 'private'),
   v6('fe80::/10', 'a link-local address (fe80::/10)'),
   v6('fec0::/10', 'a site-local address (fec0::/10)'),
   v6('ff00::/8', 'a multicast address (ff00::/8)'),
@@ -158,23 +166,68 @@ const IPV4_EMBEDDING: Range[] = [
   v6('64:ff9b:1::/48', 'NAT64'),
 ];
 
-function ipv4Refusal(address: string): string | undefined {
-  const bytes = ipv4Bytes(address);
-  return IPV4_BLOCKED.find((range) => inPrefix(bytes, range.prefix, range.bits))?.label;
+/** The IPv4 address an IPv6 address carries (6to4, IPv4-mapped, -compatible, NAT64), as dotted decimal. */
+function embeddedIpv4(bytes: number[]): string | undefined {
+  // 6to4 (2002::/16) carries the IPv4 address in bytes 2..5.
+  if (inPrefix(bytes, [0x20, 0x02], 16)) return bytes.slice(2, 6).join('.');
+  if (IPV4_EMBEDDING.some((range) => inPrefix(bytes, range.prefix, range.bits)))
+    return bytes.slice(12, 16).join('.');
+  return undefined;
 }
 
-/** Why an address must not be called (its class), or undefined for a public address. */
-export function addressRefusal(address: string): string | undefined {
+export type AddressClass = { label: string; reach: Reach };
+
+function ipv4Class(address: string): AddressClass | undefined {
+  const bytes = ipv4Bytes(address);
+  return IPV4_BLOCKED.find((range) => inPrefix(bytes, range.prefix, range.bits));
+}
+
+/** The special class of an address (why it is not public), or undefined for a public address. */
+export function addressClass(address: string): AddressClass | undefined {
   const family = isIP(address);
-  if (family === 4) return ipv4Refusal(address);
+  if (family === 4) return ipv4Class(address);
   const bytes = ipv6Bytes(address);
-  if (!bytes) return 'not an IP address';
+  if (!bytes) return { label: 'not an IP address', reach: 'never' };
   const named = IPV6_BLOCKED.find((range) => inPrefix(bytes, range.prefix, range.bits));
-  if (named) return named.label;
-  // 6to4 (2002::/16) carries the IPv4 address in bytes 2..5.
-  if (inPrefix(bytes, [0x20, 0x02], 16)) return ipv4Refusal(bytes.slice(2, 6).join('.'));
-  if (IPV4_EMBEDDING.some((range) => inPrefix(bytes, range.prefix, range.bits)))
-    return ipv4Refusal(bytes.slice(12, 16).join('.'));
+  if (named) return named;
+  const embedded = embeddedIpv4(bytes);
+  return embedded ? ipv4Class(embedded) : undefined;
+}
+
+/** Why an address is not public (its class), or undefined for a public address. */
+export function addressRefusal(address: string): string | undefined {
+  return addressClass(address)?.label;
+}
+
+/** The forms an address is compared in: its bytes, and the IPv4 address an IPv6 address carries. */
+function addressKeys(address: string): string[] {
+  if (isIP(address) === 4) return [`4/${address}`];
+  const bytes = ipv6Bytes(address);
+  if (!bytes) return [];
+  const embedded = embeddedIpv4(bytes);
+  return embedded ? [`6/${bytes.join('.')}`, `4/${embedded}`] : [`6/${bytes.join('.')}`];
+}
+
+/** The address is one of this server's own (in any notation): a webhook there would call the server itself. */
+export function isOwnAddress(address: string, own: readonly string[]): boolean {
+  const ownKeys = new Set(own.flatMap(addressKeys));
+  return addressKeys(address).some((key) => ownKeys.has(key));
+}
+
+/**
+ * Why a webhook must not connect to this address, or undefined when it may: never to a special address other than a
+ * private one, to a private one only for a host the server opened (`privateOpen`), never to the server's own.
+ */
+export function addressVerdict(
+  address: string,
+  privateOpen: boolean,
+  own: readonly string[],
+): string | undefined {
+  const special = addressClass(address);
+  if (special?.reach === 'never') return `${special.label}, which webhooks never reach`;
+  if (special && !privateOpen)
+    return `${special.label}; only the server-wide setting WEBHOOK_ALLOWED_PRIVATE_HOSTS can open it`;
+  if (isOwnAddress(address, own)) return 'an address of this server, which webhooks never reach';
   return undefined;
 }
 
@@ -233,10 +286,12 @@ export function normalizeAllowedHost(entry: string): string | undefined {
   return port === undefined ? shown : `${shown}:${Number(port)}`;
 }
 
-function isAllowed(host: string, port: number, allowed: readonly string[]): boolean {
+function isListed(host: string, port: number | undefined, list: readonly string[]): boolean {
   const shown = host.includes(':') ? `[${host}]` : host;
-  const entries = new Set(allowed.map((entry) => normalizeAllowedHost(entry)).filter(Boolean));
-  return entries.has(shown) || entries.has(`${shown}:${port}`);
+  const entries = list.map((entry) => normalizeAllowedHost(entry)).filter(Boolean);
+  // Without a port (an allow-list entry asking about its own host), any entry of the host counts.
+  if (port === undefined) return entries.some((entry) => entry === shown || entry?.startsWith(`${shown}:`));
+  return entries.includes(shown) || entries.includes(`${shown}:${port}`);
 }
 
 export type ParsedWebhookUrl = { url: URL; host: string; port: number };
@@ -259,65 +314,83 @@ export function parseWebhookUrl(raw: string): ParsedWebhookUrl | { reason: strin
 
 /** Why the host name itself is refused before any resolution (metadata and local names). */
 function nameRefusal(host: string): string | undefined {
-  if (host === 'localhost' || host.endsWith('.localhost')) return 'a loopback host name';
-  if (BLOCKED_NAMES.has(host)) return 'a cloud metadata host';
+  if (host === 'localhost' || host.endsWith('.localhost'))
+    return 'a loopback host name, which webhooks never reach';
+  if (BLOCKED_NAMES.has(host)) return 'a cloud metadata host, which webhooks never reach';
   return undefined;
 }
 
+const refusal = (reason: string) => ({ ok: false as const, reason, refused: true });
+
+async function resolveTarget(
+  host: string,
+  resolve: Resolver,
+): Promise<{ addresses: ResolvedAddress[] } | { ok: false; reason: string; refused: false }> {
+  const literal = isIP(host);
+  if (literal) return { addresses: [{ address: host, family: literal === 6 ? 6 : 4 }] };
+  try {
+    const addresses = await resolve(host);
+    if (addresses.length > 0) return { addresses };
+    return { ok: false, reason: `the webhook host '${host}' has no address`, refused: false };
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    return {
+      ok: false,
+      reason: `the webhook host '${host}' could not be resolved${typeof code === 'string' ? ` (${code})` : ''}`,
+      refused: false,
+    };
+  }
+}
+
 /**
- * Checks a webhook URL against the guard, resolving its host: the address the request must connect to, or the reason
- * it is refused. `allowedHosts` entries skip the address check for their host (and port, when given).
+ * Checks a webhook URL against the guard, resolving its host: the addresses the request must connect to (every one
+ * checked), or the reason it is refused.
  */
 export async function checkWebhookTarget(
   raw: string,
-  allowedHosts: readonly string[],
-  resolve: Resolver = defaultResolver,
+  policy: WebhookPolicy,
+  network: Network,
 ): Promise<TargetCheck> {
   const parsed = parseWebhookUrl(raw);
-  if ('reason' in parsed) return { ok: false, reason: `the webhook URL ${parsed.reason}`, refused: true };
+  if ('reason' in parsed) return refusal(`the webhook URL ${parsed.reason}`);
   const { url, host, port } = parsed;
-  const allowed = isAllowed(host, port, allowedHosts);
-  const refuse = (what: string) => ({
-    ok: false as const,
-    reason: `the webhook host '${host}' is ${what}; an administrator can allow it in the notification settings`,
-    refused: true,
-  });
-  if (!allowed) {
-    const byName = nameRefusal(host);
-    if (byName) return refuse(byName);
-  }
-  let addresses: ResolvedAddress[];
-  const literal = isIP(host);
-  if (literal) addresses = [{ address: host, family: literal === 6 ? 6 : 4 }];
-  else {
-    try {
-      addresses = await resolve(host);
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      return {
-        ok: false,
-        reason: `the webhook host '${host}' could not be resolved${typeof code === 'string' ? ` (${code})` : ''}`,
-        refused: false,
-      };
-    }
-  }
-  if (addresses.length === 0)
-    return { ok: false, reason: `the webhook host '${host}' has no address`, refused: false };
-  if (!allowed) {
-    for (const candidate of addresses) {
-      const refusal = addressRefusal(candidate.address);
-      if (refusal) {
-        const via = literal ? '' : ` (resolves to ${candidate.address})`;
-        return {
-          ok: false,
-          reason: `the webhook host '${host}'${via} is ${refusal}; an administrator can allow it in the notification settings`,
-          refused: true,
-        };
-      }
+  const byName = nameRefusal(host);
+  if (byName) return refusal(`the webhook host '${host}' is ${byName}`);
+  if (policy.organizationHosts.length > 0 && !isListed(host, port, policy.organizationHosts))
+    return refusal(
+      `the webhook host '${host}' (port ${port}) is not one of the organization's allowed webhook hosts`,
+    );
+  const resolved = await resolveTarget(host, network.resolve);
+  if ('ok' in resolved) return resolved;
+  const { addresses } = resolved;
+  const privateOpen = isListed(host, port, policy.privateHosts);
+  const own = network.ownAddresses();
+  for (const candidate of addresses) {
+    const verdict = addressVerdict(candidate.address, privateOpen, own);
+    if (verdict) {
+      const via = isIP(host) ? '' : ` (resolves to ${candidate.address})`;
+      return refusal(`the webhook host '${host}'${via} is ${verdict}`);
     }
   }
   const [address] = addresses as [ResolvedAddress, ...ResolvedAddress[]];
-  return { ok: true, target: { url, host, port, address, addresses, allowed } };
+  return { ok: true, target: { url, host, port, address, addresses, privateOpen } };
+}
+
+/**
+ * Why an entry of an organization's allowed webhook hosts (normalised) could never be reached — a refused name, or a
+ * literal address webhooks never reach from this server — or undefined for any other host.
+ */
+export function allowedHostRefusal(
+  entry: string,
+  privateHosts: readonly string[],
+  own: readonly string[],
+): string | undefined {
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(entry);
+  const host = bracketed ? (bracketed[1] ?? '') : (entry.split(':')[0] ?? '');
+  const byName = nameRefusal(host);
+  if (byName) return byName;
+  if (!isIP(host)) return undefined;
+  return addressVerdict(host, isListed(host, undefined, privateHosts), own);
 }
 
 /** Special-use names that never resolve in public DNS (RFC 2606, 6761): not looked up when a rule is saved. */
@@ -330,8 +403,8 @@ const NEVER_PUBLIC = /\.(test|example|invalid)$/;
  */
 export async function webhookUrlRefusal(
   raw: string,
-  allowedHosts: readonly string[],
-  resolve: Resolver = defaultResolver,
+  policy: WebhookPolicy,
+  network: Network,
   timeoutMs = 2000,
 ): Promise<string | undefined> {
   let timer: NodeJS.Timeout | undefined;
@@ -340,11 +413,11 @@ export async function webhookUrlRefusal(
     timer.unref();
   });
   try {
-    const lookup: Resolver = (host) =>
+    const resolve: Resolver = (host) =>
       NEVER_PUBLIC.test(host)
         ? Promise.reject(Object.assign(new Error(`${host} is a special-use name`), { code: 'ENOTFOUND' }))
-        : resolve(host);
-    const check = await Promise.race([checkWebhookTarget(raw, allowedHosts, lookup), timeout]);
+        : network.resolve(host);
+    const check = await Promise.race([checkWebhookTarget(raw, policy, { ...network, resolve }), timeout]);
     if (check === 'timeout' || check.ok || !check.refused) return undefined;
     return check.reason;
   } finally {

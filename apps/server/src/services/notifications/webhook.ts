@@ -1,11 +1,16 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
+import { checkedLookup } from './network.ts';
 import type { WebhookTarget } from './ssrf.ts';
 
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 export const SIGNATURE_HEADER = 'x-edgeport-signature';
+/**
+ * The one reason for every failure short of an HTTP answer — refused, reset, timed out, TLS or no HTTP at all — so a
+ * delivery's error does not tell closed, open and non-HTTP ports apart.
+ */
+export const UNREACHABLE = 'the webhook could not be reached or gave no HTTP answer in time';
 
 /** `sha256=<hex HMAC-SHA256 of the body>` with the organization's webhook secret. */
 export function signatureOf(body: string, secret: string): string {
@@ -15,7 +20,7 @@ export function signatureOf(body: string, secret: string): string {
 /**
  * POSTs the JSON body to the checked target, connecting to the addresses the SSRF guard checked (the host name is not
  * resolved again, so DNS rebinding cannot change it; TLS still verifies the certificate for the host name). Redirects
- * are not followed. Resolves on a 2xx answer; throws with the reason otherwise.
+ * are not followed. Resolves on a 2xx answer; throws with the HTTP status, or UNREACHABLE without an HTTP answer.
  */
 export function postWebhook(
   target: WebhookTarget,
@@ -23,12 +28,7 @@ export function postWebhook(
   headers: Record<string, string>,
   timeoutMs = WEBHOOK_TIMEOUT_MS,
 ): Promise<void> {
-  const { url, address } = target;
-  // Only checked addresses: all of them where the socket tries several (happy eyeballs), else the first.
-  const lookup: LookupFunction = (_hostname, options, callback) => {
-    if (options.all) callback(null, target.addresses);
-    else callback(null, address.address, address.family);
-  };
+  const { url } = target;
   const client = url.protocol === 'https:' ? https : http;
   return new Promise<void>((resolve, reject) => {
     const request = client.request(
@@ -38,7 +38,7 @@ export function postWebhook(
         port: target.port,
         path: `${url.pathname}${url.search}`,
         method: 'POST',
-        lookup,
+        lookup: checkedLookup(target),
         agent: false,
         headers: {
           'content-type': 'application/json',
@@ -62,22 +62,16 @@ export function postWebhook(
               ),
             );
         });
-        response.on('error', (error) => {
+        response.on('error', () => {
           clearTimeout(timer);
-          reject(error);
+          reject(new Error(UNREACHABLE));
         });
       },
     );
-    const timer = setTimeout(() => {
-      request.destroy(new Error(`the webhook did not answer within ${Math.round(timeoutMs / 1000)} s`));
-    }, timeoutMs);
-    request.on('error', (error) => {
+    const timer = setTimeout(() => request.destroy(), timeoutMs);
+    request.on('error', () => {
       clearTimeout(timer);
-      reject(
-        error.message.startsWith('the webhook')
-          ? error
-          : new Error(`the webhook could not be reached: ${error.message}`),
-      );
+      reject(new Error(UNREACHABLE));
     });
     request.end(body);
   });

@@ -8,9 +8,12 @@ import * as service from './service.ts';
 
 const refusals = { ...errors, 409: common.ErrorResponse };
 
-const routes: FastifyPluginAsyncTypebox<ServiceContext> = async (app, { database, triggers: engine }) => {
+const routes: FastifyPluginAsyncTypebox<ServiceContext> = async (
+  app,
+  { config, database, triggers: engine },
+) => {
   const { db } = database;
-  const context = { db, engine };
+  const context = { db, engine, privateHosts: config.webhookAllowedPrivateHosts };
 
   app.get(
     '/api/v1/triggers',
@@ -36,7 +39,8 @@ const routes: FastifyPluginAsyncTypebox<ServiceContext> = async (app, { database
           'Creates a trigger rule "when <condition> then <action>" (UPDATE organizations). Devices must be ' +
           "devices of the organization, a notify action's notificationId one of its notification rules, a write " +
           "action's path writable in the device's model with a value of its type, a webhook URL a public " +
-          'address (or a host the administrator allowed); 409 for a name in use.',
+          "address (a private one only of WEBHOOK_ALLOWED_PRIVATE_HOSTS, and one of the organization's allowed " +
+          'webhook hosts when it lists any); 409 for a name in use.',
         querystring: alarms.OrganizationQuery,
         body: triggers.TriggerInput,
         response: { 201: triggers.Trigger, ...refusals },

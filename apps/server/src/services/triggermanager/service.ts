@@ -8,14 +8,16 @@ import { authorizeInOrganization } from '../core/organizations/service.ts';
 import type { OrganizationRow } from '../core/organizations/store.ts';
 import { dataAccessOf } from '../core/roles/data-access.ts';
 import { isUniqueViolation } from '../mappings/service.ts';
-import { allowedHostsOf } from '../notifications/settings.ts';
+import { hostNetwork } from '../notifications/network.ts';
+import { webhookPolicyOf } from '../notifications/settings.ts';
 import { webhookUrlRefusal } from '../notifications/ssrf.ts';
 import { modelPathsOf } from '../platform/values/store.ts';
 import type { TriggerEngine } from './engine.ts';
 import { setpointFor } from './setpoint.ts';
 import * as store from './store.ts';
 
-export type TriggerContext = { db: Db; engine: TriggerEngine };
+/** `privateHosts`: WEBHOOK_ALLOWED_PRIVATE_HOSTS, for the check of webhook actions. */
+export type TriggerContext = { db: Db; engine: TriggerEngine; privateHosts: readonly string[] };
 
 const iso = (at: Date | null) => (at ? at.toISOString() : null);
 
@@ -94,7 +96,7 @@ async function checkCondition(
 }
 
 async function checkAction(
-  db: Db,
+  { db, privateHosts }: TriggerContext,
   org: OrganizationRow,
   principal: Principal,
   action: triggers.TriggerAction,
@@ -106,7 +108,8 @@ async function checkAction(
       }
       return;
     case 'webhook': {
-      const refusal = await webhookUrlRefusal(action.url, await allowedHostsOf(db, org.id));
+      const policy = await webhookPolicyOf(db, org.id, privateHosts);
+      const refusal = await webhookUrlRefusal(action.url, policy, hostNetwork);
       if (refusal) throw badRequest(`body/action/url: ${refusal}`);
       return;
     }
@@ -143,7 +146,7 @@ export async function createTrigger(
   if (await store.nameTaken(db, org.id, name))
     throw conflict(`name: a trigger named '${name}' exists already`);
   await checkCondition(db, org, principal, input.condition);
-  await checkAction(db, org, principal, input.action);
+  await checkAction(context, org, principal, input.action);
   const row = await uniqueName(
     name,
     store.insertTrigger(db, {
@@ -196,7 +199,7 @@ export async function updateTrigger(
     changes.condition = patch.condition;
   }
   if (patch.action !== undefined) {
-    await checkAction(db, org, principal, patch.action);
+    await checkAction(context, org, principal, patch.action);
     changes.action = patch.action;
   }
   if (patch.enabled !== undefined) changes.enabled = patch.enabled;
