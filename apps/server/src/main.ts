@@ -11,6 +11,7 @@ import {
   initializeInChildProcess,
   needsFirstStart,
 } from './first-start.ts';
+import { sweepLoginFailures } from './identity/accounts.ts';
 import { sweepExpiredPayloads } from './identity/adapter.ts';
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
@@ -29,7 +30,7 @@ async function main() {
     : [];
   const logins = [...firstLogins, ...demoLogins];
   const sweep = setInterval(() => {
-    sweepExpiredPayloads(database.db).catch((error) =>
+    Promise.all([sweepExpiredPayloads(database.db), sweepLoginFailures(database.db)]).catch((error) =>
       app.log.warn({ error }, 'sweeping expired sessions failed'),
     );
   }, SWEEP_INTERVAL_MS);

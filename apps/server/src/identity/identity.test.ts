@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { importJWK, SignJWT } from 'jose';
 import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import {
   type TokenSet,
 } from '../../test/support/oidc-client.ts';
 import { startTestServer, type TestServer } from '../../test/support/server.ts';
-import { users } from '../db/schema.ts';
+import { loginFailures, users } from '../db/schema.ts';
 import { createUser } from '../services/core/organizations/provisioning.ts';
 import { LOGIN_POLICY } from './accounts.ts';
 import { UMA_GRANT_TYPE } from './rpt.ts';
@@ -54,6 +54,17 @@ async function requestRpt(
     { grant_type: UMA_GRANT_TYPE, audience: 'platform', permission, ...extra },
     { authorization: `Bearer ${accessToken}` },
   );
+}
+
+/** Where app.inject's requests come from. */
+const INJECT_ADDRESS = '127.0.0.1';
+
+async function failuresOf(username: string) {
+  const [row] = await server.database.db
+    .select()
+    .from(loginFailures)
+    .where(and(eq(loginFailures.username, username), eq(loginFailures.clientAddress, INJECT_ADDRESS)));
+  return row;
 }
 
 async function storedUser(email: string) {
@@ -193,32 +204,35 @@ describe('login page', () => {
     expect(result.code).toBeUndefined();
     expect(result.status).toBe(401);
     expect(result.page).toContain('Invalid username or password.');
-    expect((await storedUser(user.email)).failedLogins).toBe(1);
+    expect((await failuresOf(user.email))?.failures).toBe(1);
   });
 
-  it('locks the account after repeated failures, even for the right password, until the lock expires', async () => {
+  it('locks the name at this address after repeated failures, even for the right password, until the lock expires', async () => {
     const user = await createUser(server.database.db, {
       realm: 'acme',
       email: 'locked@acme.test',
       password: PASSWORD,
     });
-    await server.database.db
-      .update(users)
-      .set({ failedLogins: LOGIN_POLICY.maxFailures - 1 })
-      .where(eq(users.id, user.id));
+    await server.database.db.insert(loginFailures).values({
+      realm: 'acme',
+      username: user.email,
+      clientAddress: INJECT_ADDRESS,
+      failures: LOGIN_POLICY.maxFailures - 1,
+    });
     const start = await startLogin(new TestBrowser(server.app, 'acme'), 'acme');
     const failed = await submitForm(start, start.action, { username: user.email, password: 'still wrong' });
-    expect(failed.page).toContain('Account is temporarily disabled');
+    expect(failed.page).toContain('Invalid username or password.');
     const right = await submitForm(start, formAction(failed.page), {
       username: user.email,
       password: PASSWORD,
     });
     expect(right.code).toBeUndefined();
-    expect(right.page).toContain('Account is temporarily disabled');
+    expect(right.status).toBe(429);
+    expect(right.page).toContain('Too many failed attempts');
     await server.database.db
-      .update(users)
+      .update(loginFailures)
       .set({ lockedUntil: new Date(Date.now() - 1000) })
-      .where(eq(users.id, user.id));
+      .where(eq(loginFailures.username, user.email));
     const later = await submitForm(start, formAction(right.page), {
       username: user.email,
       password: PASSWORD,

@@ -1,13 +1,18 @@
+import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/index.ts';
+import { oidcPayloads } from '../db/schema.ts';
 import { addressAllowed } from '../services/core/security-policies/rules.ts';
 import { signInRulesOf } from '../services/core/security-policies/service.ts';
 import {
   type Account,
+  checkOneTimeCode,
   checkPassword,
   enrolTotp,
   findAccount,
+  LOGIN_POLICY,
   newTotpSecret,
+  type PasswordCheck,
   REQUIRED_ACTIONS,
   type RequiredAction,
   totpCodeIsValid,
@@ -33,6 +38,13 @@ const STEP_PATHS: Record<Step, string> = {
   CONFIGURE_TOTP: 'configure-totp',
 };
 const PROGRESS_TTL_SECONDS = 600;
+const PROGRESS_MODEL = 'LoginProgress';
+/** Unknown and existing names get the same answer; a lock is told alike for both, as only its own address sees it. */
+const REFUSALS = {
+  invalid: { status: 401, message: 'invalidCredentials' },
+  locked: { status: 429, message: 'locked' },
+  disabled: { status: 403, message: 'disabled' },
+} as const satisfies Record<Exclude<PasswordCheck['outcome'], 'ok'>, { status: number; message: string }>;
 export const MIN_PASSWORD_LENGTH = 8;
 
 /** What is left to do after the password was right, kept per interaction so any server instance can continue. */
@@ -49,7 +61,7 @@ export class LoginFlow {
 
   constructor(db: Db, themeFor: ThemeLookup) {
     this.#db = db;
-    this.#progress = databaseAdapterFactory(db)('LoginProgress');
+    this.#progress = databaseAdapterFactory(db)(PROGRESS_MODEL);
     this.#themeFor = themeFor;
   }
 
@@ -96,6 +108,8 @@ export class LoginFlow {
     }
     const account = await findAccount(this.#db, realm.name, progress.accountId);
     if (!account) return this.#expired(request, reply, realm);
+    if (progress.steps[0] === 'otp')
+      return this.#verifyCode(request, reply, realm, uid, locale, progress, account, form);
     const error = await this.#completeStep(account, progress, form);
     if (error) return this.#renderStep(reply, realm, uid, locale, progress, LOGIN_MESSAGES[locale][error]);
     return this.#advance(request, reply, realm, uid, locale, { ...progress, steps: progress.steps.slice(1) });
@@ -110,10 +124,11 @@ export class LoginFlow {
     form: Form,
   ) {
     const email = (form.username ?? '').trim();
-    const check = await checkPassword(this.#db, realm.name, email, form.password ?? '');
+    const attempt = { realm: realm.name, username: email, clientAddress: request.ip };
+    const check = await checkPassword(this.#db, attempt, form.password ?? '');
     if (check.outcome !== 'ok') {
-      const message = check.outcome === 'invalid' ? 'invalidCredentials' : check.outcome;
-      reply.code(check.outcome === 'invalid' ? 401 : 403);
+      const refusal = REFUSALS[check.outcome];
+      reply.code(refusal.status);
       return this.#render(
         reply,
         realm,
@@ -121,7 +136,7 @@ export class LoginFlow {
         'title',
         loginForm(this.#action(realm, uid, 'authenticate'), locale, email),
         uid,
-        LOGIN_MESSAGES[locale][message],
+        LOGIN_MESSAGES[locale][refusal.message],
       );
     }
     const { account } = check;
@@ -150,6 +165,76 @@ export class LoginFlow {
     return this.#advance(request, reply, realm, uid, locale, { accountId: account.id, steps, amr: ['pwd'] });
   }
 
+  /**
+   * The one-time code: at most `otpFailuresPerSignIn` codes per sign-in (counted in the stored progress before the
+   * code is checked), then the sign-in starts again at the password; every wrong code also counts towards the lock
+   * of the name at this address and of the account's second factor.
+   */
+  async #verifyCode(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    realm: RealmRuntime,
+    uid: string,
+    locale: LoginLocale,
+    progress: Progress,
+    account: Account,
+    form: Form,
+  ) {
+    const codesTried = await this.#reserveCode(uid);
+    if (codesTried === undefined) return this.#restart(reply, realm, uid, locale, account.email);
+    const attempt = { realm: realm.name, username: account.email, clientAddress: request.ip };
+    const check = await checkOneTimeCode(this.#db, attempt, account, form.otp ?? '');
+    if (check === 'ok') {
+      return this.#advance(request, reply, realm, uid, locale, {
+        ...progress,
+        amr: [...progress.amr, 'otp'],
+        steps: progress.steps.slice(1),
+      });
+    }
+    if (check === 'locked') {
+      reply.code(REFUSALS.locked.status);
+      return this.#renderStep(reply, realm, uid, locale, progress, LOGIN_MESSAGES[locale].locked);
+    }
+    if (codesTried >= LOGIN_POLICY.otpFailuresPerSignIn) {
+      return this.#restart(reply, realm, uid, locale, account.email);
+    }
+    reply.code(401);
+    return this.#renderStep(reply, realm, uid, locale, progress, LOGIN_MESSAGES[locale].otpInvalid);
+  }
+
+  /** Counts a code of this sign-in in one statement; undefined when the sign-in has no codes left (or is gone). */
+  async #reserveCode(uid: string): Promise<number | undefined> {
+    const tried = sql<number>`coalesce((${oidcPayloads.payload} ->> 'otpCodesTried')::int, 0)`;
+    const [row] = await this.#db
+      .update(oidcPayloads)
+      .set({ payload: sql`jsonb_set(${oidcPayloads.payload}, '{otpCodesTried}', to_jsonb(${tried} + 1))` })
+      .where(
+        and(
+          eq(oidcPayloads.type, PROGRESS_MODEL),
+          eq(oidcPayloads.id, uid),
+          sql`${tried} < ${sql.raw(String(LOGIN_POLICY.otpFailuresPerSignIn))}`,
+          or(isNull(oidcPayloads.expiresAt), gt(oidcPayloads.expiresAt, new Date())),
+        ),
+      )
+      .returning({ tried: sql<number>`(${oidcPayloads.payload} ->> 'otpCodesTried')::int` });
+    return row === undefined ? undefined : Number(row.tried);
+  }
+
+  /** Ends what the password began: the same interaction asks for the password again. */
+  async #restart(reply: FastifyReply, realm: RealmRuntime, uid: string, locale: LoginLocale, email: string) {
+    await this.#progress.destroy(uid);
+    reply.code(401);
+    return this.#render(
+      reply,
+      realm,
+      locale,
+      'title',
+      loginForm(this.#action(realm, uid, 'authenticate'), locale, email),
+      uid,
+      LOGIN_MESSAGES[locale].otpTooManyCodes,
+    );
+  }
+
   /** Returns the message key of what was wrong, or undefined when the step is done. */
   async #completeStep(
     account: Account,
@@ -157,12 +242,6 @@ export class LoginFlow {
     form: Form,
   ): Promise<'otpInvalid' | 'passwordMismatch' | 'passwordTooShort' | undefined> {
     const step = progress.steps[0];
-    if (step === 'otp') {
-      if (!account.totpSecret || !totpCodeIsValid(account, account.totpSecret, form.otp ?? ''))
-        return 'otpInvalid';
-      progress.amr.push('otp');
-      return undefined;
-    }
     if (step === 'UPDATE_PASSWORD') {
       const password = form['password-new'] ?? '';
       if (password.length < MIN_PASSWORD_LENGTH) return 'passwordTooShort';

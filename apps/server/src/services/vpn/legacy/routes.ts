@@ -35,7 +35,13 @@ export const legacyVpnService: ServiceDefinition = {
       request: FastifyRequest<{ Body: { username: string; password: string; ajax?: string } }>,
       reply: FastifyReply,
     ) {
-      const result = await legacyLogin(db, verifyToken, request.body, realmOfHost(request.headers.host));
+      const result = await legacyLogin(
+        db,
+        verifyToken,
+        request.body,
+        realmOfHost(request.headers.host),
+        request.ip,
+      );
       if (result.outcome !== 'ok')
         return reply
           .code(result.outcome === 'refused' ? 403 : 401)

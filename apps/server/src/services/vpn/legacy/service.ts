@@ -47,6 +47,7 @@ async function authenticate(
   realm: string,
   email: string,
   password: string,
+  clientAddress: string,
 ): Promise<Account | 'locked' | undefined> {
   if (looksLikeJwt(password)) {
     const account = await findAccountByEmail(db, realm, email);
@@ -57,7 +58,7 @@ async function authenticate(
       // not a valid token of this realm: try it as a password
     }
   }
-  const check = await checkPassword(db, realm, email, password);
+  const check = await checkPassword(db, { realm, username: email, clientAddress }, password);
   if (check.outcome === 'ok') return check.account;
   return check.outcome === 'locked' ? 'locked' : undefined;
 }
@@ -72,12 +73,20 @@ export async function legacyLogin(
   verifyToken: TokenVerifier,
   form: { username: string; password: string },
   hostRealm: string | undefined,
+  clientAddress: string,
   now = new Date(),
 ): Promise<LegacyLogin> {
   const parsed = parseLegacyUsername(form.username);
   if (!parsed) return { outcome: 'invalid' };
   for (const organization of await organizationsNamed(db, parsed.domain, hostRealm)) {
-    const account = await authenticate(db, verifyToken, organization.realm, parsed.email, form.password);
+    const account = await authenticate(
+      db,
+      verifyToken,
+      organization.realm,
+      parsed.email,
+      form.password,
+      clientAddress,
+    );
     if (account === 'locked' || !account) continue;
     const { member } = await effectivePermissions(db, account.id, organization);
     if (!member || !organization.vpnEnabled) return { outcome: 'refused' };
