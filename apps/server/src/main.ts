@@ -11,6 +11,7 @@ import {
   initializeInChildProcess,
   needsFirstStart,
 } from './first-start.ts';
+import { sweepRateLimitCounters } from './http/rate-limit-store.ts';
 import { sweepLoginFailures } from './identity/accounts.ts';
 import { sweepExpiredPayloads } from './identity/adapter.ts';
 
@@ -30,9 +31,11 @@ async function main() {
     : [];
   const logins = [...firstLogins, ...demoLogins];
   const sweep = setInterval(() => {
-    Promise.all([sweepExpiredPayloads(database.db), sweepLoginFailures(database.db)]).catch((error) =>
-      app.log.warn({ error }, 'sweeping expired sessions failed'),
-    );
+    Promise.all([
+      sweepExpiredPayloads(database.db),
+      sweepLoginFailures(database.db),
+      sweepRateLimitCounters(database.db),
+    ]).catch((error) => app.log.warn({ error }, 'sweeping expired sessions failed'));
   }, SWEEP_INTERVAL_MS);
   sweep.unref();
 
