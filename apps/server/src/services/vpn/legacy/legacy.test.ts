@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD, seedTenants, userWithRole } from '../../../../test/support/fixtures.ts';
 import { startTestServer, type TestServer } from '../../../../test/support/server.ts';
 import { rptFor } from '../../../../test/support/tokens.ts';
-import { auditLog, organizations, vpnLegacySessions } from '../../../db/schema.ts';
+import { auditLog, organizations, users, vpnLegacySessions } from '../../../db/schema.ts';
+import { newTotpSecret } from '../../../identity/accounts.ts';
 import { LEGACY_COOKIE, parseLegacyUsername } from './service.ts';
 
 let server: TestServer;
@@ -167,6 +168,31 @@ describe('legacy remote-access login', () => {
       ajax: 'true',
     });
     expect(notInherited.statusCode).toBe(403);
+  });
+
+  it('refuses the password alone of an account with a one-time code, and takes its access token', async () => {
+    const { db } = server.database;
+    const { orgA } = tenants;
+    const enrolled = await userWithRole(server, 'acme', orgA.id, 'otp@acme-a.test', [
+      { rsname: 'devices', scopes: ['READ'] },
+    ]);
+    const accessToken = (await rptFor(server, 'acme', enrolled.email, orgA.resourceId)).accessToken;
+    await db.update(users).set({ totpSecret: newTotpSecret() }).where(eq(users.id, enrolled.id));
+    const sessionsBefore = (await db.select().from(vpnLegacySessions)).length;
+    const withPassword = await post('/svc/vpn/login', {
+      username: `${enrolled.email}/${orgA.resourceId}`,
+      password: PASSWORD,
+      ajax: 'true',
+    });
+    expect(withPassword.statusCode).toBe(401);
+    expect(sessionCookie(withPassword)).toBeUndefined();
+    expect((await db.select().from(vpnLegacySessions)).length).toBe(sessionsBefore);
+    const withToken = await post('/svc/vpn/login', {
+      username: `${enrolled.email}/${orgA.resourceId}`,
+      password: accessToken,
+      ajax: 'true',
+    });
+    expect(withToken.statusCode).toBe(200);
   });
 
   it('pings only live sessions', async () => {

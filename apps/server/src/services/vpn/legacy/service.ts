@@ -8,6 +8,7 @@ import { effectivePermissions } from '../../../identity/rpt.ts';
 import type { TokenVerifier } from '../../../identity/verify.ts';
 import { recordAudit } from '../../audit/service.ts';
 import type { OrganizationRow } from '../../core/organizations/store.ts';
+import { signInRulesOf } from '../../core/security-policies/service.ts';
 import { newSecret, secretHash } from '../secrets.ts';
 
 /** The legacy session lives this long after the login or the last keep-alive ping (the portal pings every 180 s). */
@@ -59,8 +60,17 @@ async function authenticate(
     }
   }
   const check = await checkPassword(db, { realm, username: email, clientAddress }, password);
-  if (check.outcome === 'ok') return check.account;
+  if (check.outcome === 'ok') return (await needsSecondFactor(db, check.account)) ? undefined : check.account;
   return check.outcome === 'locked' ? 'locked' : undefined;
+}
+
+/**
+ * A password alone must not open a session of an account that signs in with a one-time code (enrolled, or required
+ * by its security policy): such a user signs in to the portal, which passes its access token as the password.
+ */
+async function needsSecondFactor(db: Db, account: Account): Promise<boolean> {
+  if (account.totpSecret) return true;
+  return (await signInRulesOf(db, account.id)).requireTotp;
 }
 
 /**
