@@ -18,6 +18,7 @@ import { startTestServer } from '../support/server.ts';
 import { rptFor } from '../support/tokens.ts';
 import { type Answer, send } from './support/requests.ts';
 import { REALM, requestRpt, type SelfOnboarded, selfOnboard } from './support/setup.ts';
+import { changedTables, snapshot } from './support/snapshot.ts';
 
 /*
  * Issue 32, F1 and F7: accounts are realm-wide, organizations are tenants. A tenant anyone can make through public
@@ -81,7 +82,8 @@ beforeAll(async () => {
     .values({
       organizationId: C.org.id,
       name: `policy-c-${tag}`,
-      rules: { allowedIpRanges: ['203.0.113.0/24'], requireTotp: true, maxSessionMinutes: 1 },
+      // Sign-in only from a documentation network: nobody here can meet it.
+      rules: { allowedIpRanges: ['203.0.113.0/24'], requireTotp: false, maxSessionMinutes: 60 },
     })
     .returning();
   if (!policy || !trap) throw new Error('seeding returned nothing');
@@ -206,6 +208,7 @@ describe("the self-onboarded tenant's administrator against accounts of organiza
 
   it("changes neither the password, the e-mail, the enabled state nor the names of A's account", async () => {
     const before = await accountState(victim.id);
+    const tables = await snapshot(db);
     const stolen = `mallory-${randomBytes(4).toString('hex')}`;
     const changes = [
       { password: stolen },
@@ -221,6 +224,7 @@ describe("the self-onboarded tenant's administrator against accounts of organiza
         expect([403, 404], `${org} ${JSON.stringify(change)} -> ${answer.body}`).toContain(answer.status);
       }
     }
+    expect(changedTables(tables, await snapshot(db)), 'a refused request changed the database').toEqual([]);
     expect(await accountState(victim.id)).toEqual(before);
     expect(await signsIn(victim.email, PASSWORD)).toBe(true);
     expect(await signsIn(victim.email, stolen)).toBe(false);
@@ -228,6 +232,7 @@ describe("the self-onboarded tenant's administrator against accounts of organiza
 
   it("resets neither the OTP credential nor the required actions of A's account", async () => {
     const before = { victim: await accountState(victim.id), totp: await accountState(totpVictim.id) };
+    const tables = await snapshot(db);
     for (const target of [victim, totpVictim]) {
       for (const org of [C.org.id, seeded.orgA.id]) {
         const answer = await call('PUT', `${core}/organizations/${org}/users/${target.id}`, rptC, {
@@ -241,6 +246,7 @@ describe("the self-onboarded tenant's administrator against accounts of organiza
       const otp = await call('DELETE', `${core}/account/credentials/otp`, token);
       expect(otp.status, otp.body).toBe(404);
     }
+    expect(changedTables(tables, await snapshot(db)), 'a refused request changed the database').toEqual([]);
     expect(await accountState(victim.id)).toEqual(before.victim);
     expect(await accountState(totpVictim.id)).toEqual(before.totp);
     // No required action was added: the victim's sign-in goes straight through.
@@ -265,6 +271,7 @@ describe("the self-onboarded tenant's administrator against accounts of organiza
   });
 
   it("reads nothing of A's account", async () => {
+    const tables = await snapshot(db);
     const email = encodeURIComponent(victim.email);
     const reads = [
       `${core}/organizations/${C.org.id}/users/${victim.id}`,
@@ -289,10 +296,12 @@ describe("the self-onboarded tenant's administrator against accounts of organiza
       expect(answer.status, answer.body).toBeLessThan(500);
       expect(victimDataIn(answer, victim, decodeURIComponent(url)), `${url} -> ${answer.body}`).toEqual([]);
     }
+    expect(changedTables(tables, await snapshot(db))).toEqual([]);
   });
 
   it("removes, restricts and keys nothing of A's account (membership, security policies, API keys)", async () => {
     const before = await accountState(victim.id);
+    const tables = await snapshot(db);
     const attempts: Array<[Method, string, unknown?]> = [
       ['DELETE', `${core}/organizations/${C.org.id}/users/${victim.id}`],
       ['POST', `${core}/organizations/${C.org.id}/users/${victim.id}/securityPolicies/${policyC}`],
@@ -306,6 +315,7 @@ describe("the self-onboarded tenant's administrator against accounts of organiza
       const answer = await call(method, url, rptC, payload);
       expect(refused(answer), `${method} ${url} -> ${answer.status} ${answer.body}`).toBe(true);
     }
+    expect(changedTables(tables, await snapshot(db)), 'a refused request changed the database').toEqual([]);
     expect(await accountState(victim.id)).toEqual(before);
     expect(await signsIn(victim.email, PASSWORD)).toBe(true);
   });
@@ -329,6 +339,7 @@ describe('an invitation of C to an account of A', () => {
   it("is accepted only by the account's owner, never by C's administrator", async () => {
     const id = await pendingInvitation();
     const before = await accountState(victim.id);
+    const tables = await snapshot(db);
     for (const token of [rptC, accessC]) {
       for (const verb of ['accept', 'decline']) {
         const answer = await call('POST', `${invitations}/${id}/${verb}`, token);
@@ -337,6 +348,7 @@ describe('an invitation of C to an account of A', () => {
       const listed = await call('GET', invitations, token);
       expect(listed.body).not.toContain(id);
     }
+    expect(changedTables(tables, await snapshot(db)), 'a refused request changed the database').toEqual([]);
     expect(await accountState(victim.id)).toEqual(before);
     expect(await isMember(C.org.id, victim.id)).toBe(false);
     expect((await invitationsOf(C.org.id, victim.id)).map((row) => row.id)).toEqual([id]);
@@ -369,6 +381,7 @@ describe('an invitation of C to an account of A', () => {
     expect(await isMember(C.org.id, victim.id)).toBe(true);
 
     const before = await accountState(victim.id);
+    const tables = await snapshot(db);
     const stolen = `mallory-${randomBytes(4).toString('hex')}`;
     const changes = [
       { password: stolen },
@@ -380,9 +393,21 @@ describe('an invitation of C to an account of A', () => {
       const answer = await call('PUT', `${core}/organizations/${C.org.id}/users/${victim.id}`, rptC, change);
       expect(refused(answer), `${JSON.stringify(change)} -> ${answer.status} ${answer.body}`).toBe(true);
     }
+    expect(changedTables(tables, await snapshot(db)), 'a refused request changed the database').toEqual([]);
     expect(await accountState(victim.id)).toEqual(before);
     expect(await signsIn(victim.email, PASSWORD)).toBe(true);
     expect(await signsIn(victim.email, stolen)).toBe(false);
+
+    // Whatever C demands of its members, it cannot lock A's account out of signing in: either C may not assign its
+    // sign-in policy to an account that is not C's, or the policy does not govern the sign-in to A.
+    const restricted = await call(
+      'POST',
+      `${core}/organizations/${C.org.id}/users/${victim.id}/securityPolicies/${policyC}`,
+      rptC,
+    );
+    expect(restricted.status, restricted.body).toBeLessThan(500);
+    const inA = await requestRpt(server, victim.email, seeded.orgA.resourceId).catch((error: Error) => error);
+    expect(inA instanceof Error ? inA.message : inA.status, "C locked A's account out").toBe(200);
 
     // C may end its own membership; the account, A's member, stays.
     const removed = await call('DELETE', `${core}/organizations/${C.org.id}/users/${victim.id}`, rptC);
@@ -411,6 +436,7 @@ describe("the realm's status feed belongs to the organization that owns the real
 
   it("refuses other tenants' administrators (C, self-onboarded, and B) creating, editing or deleting notices", async () => {
     const before = await feedRow();
+    const tables = await snapshot(db);
     const phishing = {
       type: 'incident',
       status: 'investigating',
@@ -428,6 +454,7 @@ describe("the realm's status feed belongs to the organization that owns the real
       for (const answer of attempts)
         expect(answer.status, `${name}: ${answer.status} ${answer.body}`).toBe(403);
     }
+    expect(changedTables(tables, await snapshot(db))).toEqual([]);
     expect(await feedRow()).toEqual(before);
     const feed = await send(server, { method: 'GET', url: `${core}/status/issues` }, undefined);
     expect(feed.body).toContain(title);
