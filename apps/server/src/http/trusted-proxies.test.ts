@@ -178,3 +178,22 @@ describe('behind a trusted proxy (TRUSTED_PROXIES=127.0.0.1)', () => {
     );
   });
 });
+
+describe('behind a TLS proxy that is not listed (PUBLIC_SCHEME=https, TRUSTED_PROXIES unset)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ publicScheme: 'https', publicPort: 443 });
+    await server.app.realms.create('acme', 'ACME');
+  });
+  afterAll(() => server.close());
+
+  it('still gives the identity server the public https scheme, and the client host', async () => {
+    const response = await server.app.inject({
+      url: '/auth/realms/acme/.well-known/openid-configuration',
+      headers: { host: 'acme.app.localhost', 'x-forwarded-host': 'evil.example' },
+    });
+    expect(response.json().token_endpoint).toBe(
+      'https://acme.app.localhost/auth/realms/acme/protocol/openid-connect/token',
+    );
+  });
+});

@@ -223,7 +223,7 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityOpti
       callbacks.set(realm, callback);
     }
     const raw = request.raw as RawWithBody;
-    forwardAsFastifyTrusts(request);
+    forwardAsFastifyTrusts(request, new URL(realm.issuer).protocol === 'https:');
     const prefix = `/auth/realms/${realm.name}`;
     raw.url = withDefaultClientScopes((raw.url ?? '').slice(prefix.length) || '/');
     // oidc-provider derives its mount path from originalUrl minus url.
@@ -257,15 +257,16 @@ function withDefaultClientScopes(url: string): string {
 
 /**
  * oidc-provider (Koa with `proxy` on) builds its URLs and cookies from X-Forwarded-*: it gets the client address,
- * scheme and host Fastify settled under TRUSTED_PROXIES, never what a direct client sent.
+ * scheme and host Fastify settled under TRUSTED_PROXIES, never what a direct client sent. A server whose public
+ * scheme (PUBLIC_SCHEME, part of the issuer) is https is reached over https, trusted proxy or not.
  */
-function forwardAsFastifyTrusts(request: FastifyRequest) {
+function forwardAsFastifyTrusts(request: FastifyRequest, publicHttps: boolean) {
   const { ip, protocol, host } = request;
   const headers = request.raw.headers;
   for (const name of Object.keys(headers))
     if (name === 'forwarded' || name.startsWith('x-forwarded-')) delete headers[name];
   headers['x-forwarded-for'] = ip;
-  headers['x-forwarded-proto'] = protocol;
+  headers['x-forwarded-proto'] = publicHttps ? 'https' : protocol;
   headers['x-forwarded-host'] = host;
 }
 
