@@ -1,6 +1,6 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
-import { organizations, themes } from '../../db/schema.ts';
+import { realms, themes } from '../../db/schema.ts';
 
 export type ThemeRow = typeof themes.$inferSelect;
 
@@ -9,15 +9,16 @@ export async function themeOf(db: Db, organizationId: string): Promise<ThemeRow 
   return row;
 }
 
-/** The theme of a realm's first root organization, which brands its login page. */
+/**
+ * The theme of the realm's owner organization, which brands its login page and mails. A tenant sharing the realm
+ * (self-onboarded) never does, whatever it saves: without an owner theme the realm has the default look.
+ */
 export async function themeOfRealm(db: Db, realm: string): Promise<ThemeRow | undefined> {
   const [row] = await db
     .select({ theme: themes })
-    .from(organizations)
-    .innerJoin(themes, eq(themes.organizationId, organizations.id))
-    .where(and(eq(organizations.realm, realm), isNull(organizations.parentId)))
-    .orderBy(asc(organizations.createdAt))
-    .limit(1);
+    .from(realms)
+    .innerJoin(themes, eq(themes.organizationId, realms.ownerOrganizationId))
+    .where(eq(realms.name, realm));
   return row?.theme;
 }
 
