@@ -187,15 +187,21 @@ test('a dealer sells a device licence to a new client, the client activates a de
   await invite.getByRole('combobox', { name: 'Roles' }).click();
   await page.getByRole('option', { name: 'Administrator' }).click();
   await invite.getByRole('button', { name: 'Send invitation' }).click();
+  // The account exists already (it is the client's): it is invited and joins when its owner accepts (issue 32).
   await expect(
-    page.getByText(`${clientAdminEmail} already had an account and is now a member.`),
+    page.getByText(
+      `${clientAdminEmail} already has an account: they are invited and become a member when they accept.`,
+    ),
   ).toBeVisible();
 
-  // ---- The client's administrator activates a device with the key (walkthrough) ----
+  // ---- The client's administrator accepts, then activates a device with the key (walkthrough) ----
   const clientContext = await browser.newContext();
   const client = await clientContext.newPage();
   const clientErrors = collectConsoleErrors(client);
   await signInAs(client, tenant, 'clientAdmin', '/walkthrough');
+  await expectRoute(client, '/organization');
+  await client.getByRole('button', { name: `Accept the invitation of ${CLIENT}` }).click();
+  await client.getByTestId('organization').filter({ hasText: CLIENT }).click();
   await expect(client.getByRole('heading', { name: 'Activate a device' })).toBeVisible();
   await client.getByRole('textbox', { name: 'Activation key' }).fill(activationKey);
   await client.getByRole('button', { name: 'Check key' }).click();

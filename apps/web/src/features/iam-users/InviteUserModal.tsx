@@ -86,12 +86,15 @@ function InviteForm({ onClose }: { onClose: () => void }) {
         roleIds: values.roleIds,
         groupIds: values.groupIds,
       }),
-    onSuccess: async (user) => {
+    onSuccess: async (outcome) => {
       notifications.show({
         color: 'green',
-        message: t(user.invitationPending ? 'iamUsers.invite.sent' : 'iamUsers.invite.added', {
-          email: user.email,
-        }),
+        message:
+          outcome.kind === 'invited'
+            ? t('iamUsers.invite.pending', { email: outcome.invitation.email })
+            : t(outcome.user.invitationPending ? 'iamUsers.invite.sent' : 'iamUsers.invite.added', {
+                email: outcome.user.email,
+              }),
       });
       await queryClient.invalidateQueries({ queryKey: ['iam-users', organization.id] });
       await queryClient.invalidateQueries({ queryKey: ['iam-groups', organization.id] });

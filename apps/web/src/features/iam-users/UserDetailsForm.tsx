@@ -22,7 +22,9 @@ export function UserDetailsForm({ user, self }: { user: User; self: boolean }) {
   const { t } = useTranslation();
   const { organization, ability, token } = useOrganizationApi();
   const queryClient = useQueryClient();
-  const canUpdate = ability.can('UPDATE', 'users');
+  // An account that also belongs to another organization is its owner's: this organization changes its roles,
+  // groups and policies, not the account itself (the server refuses with 403).
+  const canUpdate = ability.can('UPDATE', 'users') && user.accountManaged;
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<Values>({
     defaultValues: {
@@ -96,6 +98,11 @@ export function UserDetailsForm({ user, self }: { user: User; self: boolean }) {
           </Badge>
         ))}
       </Row>
+      {!user.accountManaged && (
+        <Alert color="blue" data-testid="account-not-managed">
+          {t('iamUsers.details.notManaged', { organization: organization.name })}
+        </Alert>
+      )}
       <Text size="sm" c="dimmed">
         {t('iamUsers.details.memberOf', {
           roles: user.roles.map((role) => role.name).join(', ') || t('iamUsers.none'),

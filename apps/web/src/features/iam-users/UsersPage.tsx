@@ -16,6 +16,7 @@ import { RowLinkButton } from '../../shared/ui/RowLinkButton.tsx';
 import { deleteUser, fetchUsers, type User, updateUser } from './api.ts';
 import { InviteUserModal } from './InviteUserModal.tsx';
 import { STATUS_COLORS, userFailure, userStatuses } from './messages.ts';
+import { PendingInvitations } from './PendingInvitations.tsx';
 import { UserDrawer } from './UserDrawer.tsx';
 
 /**
@@ -156,7 +157,7 @@ function UsersScreen() {
             >
               {t(canUpdate ? 'iamUsers.editShort' : 'iamUsers.viewShort')}
             </RowAction>
-            {canUpdate && !self && (
+            {canUpdate && !self && user.accountManaged && (
               <Button
                 size="compact-sm"
                 variant="subtle"
@@ -217,6 +218,7 @@ function UsersScreen() {
           )
         }
       />
+      <PendingInvitations />
       <InviteUserModal opened={inviting} onClose={() => setInviting(false)} />
       <UserDrawer userId={openUserId} onClose={() => openUser(null)} />
     </Stack>

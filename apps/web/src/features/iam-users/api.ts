@@ -9,6 +9,8 @@ const USER_POLICY_IDS = '/svc/core/api/v1/organizations/{org}/users/{id}/securit
 const POLICIES = '/svc/core/api/v1/organizations/{org}/securityPolicies';
 const ROLES = '/svc/core/api/v1/organizations/{org}/roles';
 const GROUPS = '/svc/core/api/v1/organizations/{org}/userGroups';
+const INVITATIONS = '/svc/core/api/v1/organizations/{org}/invitations';
+const INVITATION = '/svc/core/api/v1/organizations/{org}/invitations/{id}';
 const API_KEYS = '/svc/core/api/v1/organizations/{org}/apiKeys';
 const API_KEY = '/svc/core/api/v1/organizations/{org}/apiKeys/{id}';
 
@@ -19,6 +21,7 @@ export type PolicyOption = OkBody<CorePaths, typeof POLICIES, 'get'>['items'][nu
 export type RoleOption = OkBody<CorePaths, typeof ROLES, 'get'>['items'][number];
 export type GroupOption = OkBody<CorePaths, typeof GROUPS, 'get'>['items'][number];
 export type ApiKey = OkBody<CorePaths, typeof API_KEYS, 'get'>[number];
+export type Invitation = OkBody<CorePaths, typeof INVITATION, 'get'>;
 
 type Locale = 'en-US' | 'de-DE' | 'es-ES' | 'fr-FR' | 'it-IT';
 export type InviteInput = {
@@ -48,8 +51,35 @@ export function fetchUser(token: string, org: string, id: string, signal?: Abort
   return answer(coreClient.GET(USER, { params: { path: { org, id } }, headers: bearer(token), signal }));
 }
 
-export function inviteUser(token: string, org: string, input: InviteInput): Promise<User> {
-  return answer(coreClient.POST(USERS, { params: { path: { org } }, body: input, headers: bearer(token) }));
+/**
+ * A new e-mail becomes a member at once (201); an existing account of the realm is someone else's and is only
+ * invited (202): it joins when its owner accepts.
+ */
+export type InviteOutcome = { kind: 'member'; user: User } | { kind: 'invited'; invitation: Invitation };
+
+export async function inviteUser(token: string, org: string, input: InviteInput): Promise<InviteOutcome> {
+  const pending = coreClient.POST(USERS, { params: { path: { org } }, body: input, headers: bearer(token) });
+  const body = await answer(pending);
+  const { response } = await pending;
+  return response.status === 202
+    ? { kind: 'invited', invitation: body as Invitation }
+    : { kind: 'member', user: body as User };
+}
+
+/** Pending invitations of existing accounts, oldest first (the first 1000). */
+export async function fetchInvitations(token: string, org: string, signal?: AbortSignal) {
+  const page = await answer(
+    coreClient.GET(INVITATIONS, {
+      params: { path: { org }, query: { pageSize: 1000 } },
+      headers: bearer(token),
+      signal,
+    }),
+  );
+  return page.items;
+}
+
+export async function revokeInvitation(token: string, org: string, id: string): Promise<void> {
+  await answer(coreClient.DELETE(INVITATION, { params: { path: { org, id } }, headers: bearer(token) }));
 }
 
 export function updateUser(token: string, org: string, id: string, changes: UserChanges): Promise<User> {

@@ -26,6 +26,13 @@ describe('userFailure', () => {
     expect(userFailure(t, 'apiKeyDelete', status(404))).toBe('iamUsers.errors.keyGone');
     expect(userFailure(t, 'save', status(404))).toBe('iamUsers.errors.gone');
     expect(userFailure(t, 'save', status(403))).toBe('iamUsers.errors.forbidden');
+    const shared = new HttpError('status', {
+      status: 403,
+      serverMessage: "user 'x' also belongs to another organization",
+    });
+    expect(userFailure(t, 'save', shared)).toBe('iamUsers.errors.notManaged');
+    const invited = new HttpError('status', { status: 409, serverMessage: "email: 'x' is already invited" });
+    expect(userFailure(t, 'invite', invited)).toBe('iamUsers.errors.alreadyInvited');
     expect(userFailure(t, 'invite', status(400))).toBe('iamUsers.errors.invalid');
     expect(userFailure(t, 'save', status(500))).toBe('errors.status {"status":500}');
     expect(userFailure(t, 'save', new HttpError('network'))).toBe('errors.network');

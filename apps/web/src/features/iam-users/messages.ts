@@ -1,8 +1,13 @@
 import type { TFunction } from 'i18next';
 import { describeError } from '../../shared/http/describe.ts';
-import { hasStatus } from '../../shared/http/errors.ts';
+import { hasStatus, isHttpError } from '../../shared/http/errors.ts';
 
 export type UserAction = 'invite' | 'save' | 'delete' | 'enable' | 'policies' | 'apiKey' | 'apiKeyDelete';
+
+/** Which of two refusals with one status the server meant (its text picks our words; it is never shown). */
+function serverSays(error: unknown, phrase: string): boolean {
+  return isHttpError(error) && (error.serverMessage ?? '').includes(phrase);
+}
 
 /**
  * A failed call of this screen in the user's words. The server's text is never shown (spec 8); the refusals this
@@ -10,6 +15,8 @@ export type UserAction = 'invite' | 'save' | 'delete' | 'enable' | 'policies' | 
  */
 export function userFailure(t: TFunction, action: UserAction, error: unknown): string {
   if (hasStatus(error, 409)) {
+    if (action === 'invite' && serverSays(error, 'already invited'))
+      return t('iamUsers.errors.alreadyInvited');
     if (action === 'invite') return t('iamUsers.errors.alreadyMember');
     if (action === 'save') return t('iamUsers.errors.emailTaken');
     if (action === 'delete') return t('iamUsers.errors.notYourself');
@@ -22,6 +29,9 @@ export function userFailure(t: TFunction, action: UserAction, error: unknown): s
     if (action === 'apiKey' || action === 'apiKeyDelete') return t('iamUsers.errors.keyGone');
     return t('iamUsers.errors.gone');
   }
+  // The account also belongs to another organization: only its owner changes it (the form is read-only for it).
+  if (hasStatus(error, 403) && serverSays(error, 'another organization'))
+    return t('iamUsers.errors.notManaged');
   if (hasStatus(error, 403)) return t('iamUsers.errors.forbidden');
   if (hasStatus(error, 400)) return t('iamUsers.errors.invalid');
   return describeError(t, error);

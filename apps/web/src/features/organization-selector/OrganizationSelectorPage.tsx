@@ -23,6 +23,7 @@ import type { EntryFailure } from '../../auth/organization-session.ts';
 import type { Organization } from '../../auth/organizations.ts';
 import { describeError } from '../../shared/http/describe.ts';
 import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
+import { MyInvitations } from './MyInvitations.tsx';
 import { type OrganizationRow, organizationRows } from './organization-rows.ts';
 import classes from './selector.module.css';
 
@@ -66,6 +67,7 @@ export default function OrganizationSelectorPage() {
             {t('organization.unknownNamed', { org: unknownNamed })}
           </Alert>
         )}
+        <MyInvitations />
         {list.isPending && (
           <Group gap="sm" aria-busy="true">
             <Loader size="sm" />
