@@ -174,7 +174,9 @@ export async function buildApp({
     ...(database.kind === 'postgres' && { store: databaseRateLimitStore(database.db) }),
   });
   await app.register(websocket, { options: { maxPayload: 256 * 1024 } });
-  const ingest = await createIngest(database.db, app.log, config.mqttUrl);
+  const ingest = await createIngest(database.db, app.log, config.mqttUrl, {
+    maxPacketBytes: config.mqttMaxPacketBytes,
+  });
   app.get('/mqtt', { websocket: true, schema: { hide: true } }, (socket) => {
     ingest.handle(createWebSocketStream(socket));
   });

@@ -38,7 +38,13 @@ export type Ingest = {
   close(): Promise<void>;
 };
 
-export async function createIngest(db: Db, log: FastifyBaseLogger, mqttUrl?: string): Promise<Ingest> {
+/** `maxPacketBytes`: MQTT_MAX_PACKET_BYTES, the largest packet the embedded broker accepts. */
+export async function createIngest(
+  db: Db,
+  log: FastifyBaseLogger,
+  mqttUrl: string | undefined,
+  { maxPacketBytes }: { maxPacketBytes: number },
+): Promise<Ingest> {
   // mqtt-packet (under aedes and mqtt.js alike) otherwise makes a two-byte Buffer for each of the 65,536 numbers on
   // the first packet it writes and keeps them for good: about 9 MB of the server's idle heap, to save one small
   // allocation per packet.
@@ -53,7 +59,7 @@ export async function createIngest(db: Db, log: FastifyBaseLogger, mqttUrl?: str
   } else {
     // Nobody is connected to a broker that is only starting: what a previous run left ONLINE is stale.
     await store.markAllOffline(db, 'server restarted');
-    broker = await createBroker({ db, pipeline, connections, log });
+    broker = await createBroker({ db, pipeline, connections, log, maxPacketBytes });
   }
   let tcp: Server | undefined;
 
