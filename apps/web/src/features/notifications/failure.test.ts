@@ -9,8 +9,7 @@ const refused = (status: number, serverMessage?: string) =>
   new HttpError('status', { status, serverMessage });
 
 // The refusal the server's SSRF guard answers (apps/server/src/services/notifications/ssrf.ts).
-const SSRF =
-  "the webhook host '127.0.0.1' is a loopback address; an administrator can allow it in the notification settings";
+const SSRF = "the webhook host '127.0.0.1' is a loopback address (127.0.0.0/8), which webhooks never reach";
 
 describe('what a failed save says', () => {
   it("shows the portal's sentence and, for a refused input, the server's explanation", () => {
@@ -52,10 +51,15 @@ describe('what a failed save says', () => {
       isWebhookRefusal(
         refused(
           400,
-          "the webhook host 'intranet.example' (resolves to 10.0.0.5) is a private address; an administrator can allow it in the notification settings",
+          "the webhook host 'intranet.example' (resolves to 10.0.0.5) is a private address (10.0.0.0/8); only the server-wide setting WEBHOOK_ALLOWED_PRIVATE_HOSTS can open it",
         ),
       ),
     ).toBe(true);
+    for (const message of [
+      "the webhook host '192.0.2.2' is an address of this server, which webhooks never reach",
+      "the webhook host 'hooks.example.com' (port 443) is not one of the organization's allowed webhook hosts",
+    ])
+      expect(isWebhookRefusal(refused(400, `body/recipients/webhooks/0: ${message}`))).toBe(true);
     expect(isWebhookRefusal(refused(400, 'body/name must NOT have fewer than 1 characters'))).toBe(false);
     expect(isWebhookRefusal(refused(409, SSRF))).toBe(false);
     expect(refusedWebhookHost(SSRF)).toBe('127.0.0.1');

@@ -47,13 +47,16 @@ export function refusedWebhookHost(
   return undefined;
 }
 
-/** Whether a 400 is the SSRF check refusing a webhook target (loopback, private, link-local, metadata address). */
+/**
+ * Whether a 400 is the SSRF check refusing a webhook target (loopback, private, link-local, metadata address, the
+ * server's own address, a host outside the organization's allowed hosts).
+ */
 export function isWebhookRefusal(error: unknown): boolean {
   if (!isHttpError(error) || error.status !== 400) return false;
   const message = error.serverMessage ?? '';
   return (
     /webhook/i.test(message) &&
-    /can allow it|loopback|private|link-local|metadata|reserved|multicast|not allowed|refused|blocked/i.test(
+    /never reach|allowed webhook hosts|loopback|private|link-local|metadata|reserved|multicast|not allowed|refused|blocked/i.test(
       message,
     )
   );
