@@ -13,6 +13,8 @@ import type { BlobStore } from './blob/blob-store.ts';
 import { DatabaseBlobStore } from './blob/database-store.ts';
 import { DirectoryBlobStore } from './blob/directory-store.ts';
 import { Clock } from './clock.ts';
+import type { EventBus } from './cluster/event-bus.ts';
+import { eventBusFor } from './cluster/invalidation.ts';
 import { baseOrigin, type Config } from './config.ts';
 import type { Database } from './db/index.ts';
 import { lazySchemaCompilers } from './http/lazy-schemas.ts';
@@ -92,6 +94,8 @@ export type AppOptions = {
   payments?: PaymentProvider;
   /** Where files go; by default the `blobs` table on PostgreSQL, `{dataDir}/blobs` on PGlite. */
   blobs?: BlobStore;
+  /** Invalidations between instances; by default LISTEN/NOTIFY on PostgreSQL, in process on PGlite. */
+  bus?: EventBus;
 };
 
 export async function buildApp({
@@ -104,6 +108,7 @@ export async function buildApp({
   blobs = database.kind === 'postgres'
     ? new DatabaseBlobStore(database.db)
     : new DirectoryBlobStore(path.join(config.dataDir, 'blobs')),
+  bus: busOption,
 }: AppOptions) {
   const schemas = lazySchemaCompilers();
   const app = Fastify({
@@ -181,9 +186,10 @@ export async function buildApp({
     ingest.handle(createWebSocketStream(socket));
   });
   const { db } = database;
-  const alarms = new AlarmEngine({ db, events: ingest.events, log: app.log });
+  const bus = busOption ?? (await eventBusFor(database, app.log));
+  const alarms = new AlarmEngine({ db, events: ingest.events, log: app.log, bus });
   const notifier = new Notifier({ db, events: ingest.events, log: app.log, config });
-  const triggers = new TriggerEngine({ db, ingest, alarms, notifier, log: app.log });
+  const triggers = new TriggerEngine({ db, ingest, alarms, notifier, log: app.log, bus });
   await alarms.start();
   await notifier.start();
   await triggers.start();
@@ -208,7 +214,10 @@ export async function buildApp({
       licenseExpiry,
       tunnels,
       blobs,
+      bus,
     });
+  // Every subscription is made: from here on each instance hears the others' invalidations.
+  await bus.ready();
 
   if (config.testFixtures)
     await app.register(testFixtureRoutes, {
@@ -252,6 +261,7 @@ export async function buildApp({
     await tunnels.close();
     await alarms.close();
     await notifier.close();
+    await bus.close();
   });
 
   return Object.assign(app, {
@@ -267,6 +277,7 @@ export async function buildApp({
     licenseExpiry,
     tunnels,
     blobs,
+    bus,
     markShuttingDown: () => (shuttingDown = true),
     /** Compiles every route schema not used yet (they compile on first use): a test checks that all of them do. */
     compileAllSchemas: schemas.compileAll,

@@ -16,6 +16,8 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Database = {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** PostgreSQL only: where a dedicated connection goes (the event bus LISTENs on one outside the pool). */
+  connectionString?: string;
   /**
    * Runs `work` while no other server instance on this database runs work of the same name (a PostgreSQL session
    * advisory lock; PGlite has one process only). For start-up work that must happen once: migrations, the demo seed.
@@ -70,7 +72,13 @@ export async function openDatabase(options: {
     // Two instances starting together on an empty database would both create the same tables (one dies on a
     // duplicate pg_type); the second waits here and then finds every migration applied.
     await exclusive('migrations', () => migratePg(db, { migrationsFolder }));
-    return { db: db as unknown as Db, kind: 'postgres', exclusive, close: () => pool.end() };
+    return {
+      db: db as unknown as Db,
+      kind: 'postgres',
+      connectionString: options.databaseUrl,
+      exclusive,
+      close: () => pool.end(),
+    };
   }
   let client: PGlite;
   if (options.dataDir) {

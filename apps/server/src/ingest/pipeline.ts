@@ -78,6 +78,12 @@ export class IngestPipeline {
     this.hot.forget(deviceId);
   }
 
+  /** Changes of devices may have been missed (the cluster's bus reconnected): look every device up again. */
+  forgetAllRouting(): void {
+    this.routing.clear();
+    this.bindings.clear();
+  }
+
   /** Writes everything waiting: telemetry batches, the hot state and all counted data points to the journal. */
   flush(): Promise<void> {
     return this.oneAtATime(async () => {
@@ -162,5 +168,9 @@ class ShortCache<T> {
 
   delete(key: string): void {
     this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
   }
 }

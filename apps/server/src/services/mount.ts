@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { BlobStore } from '../blob/blob-store.ts';
 import type { Clock } from '../clock.ts';
+import type { EventBus } from '../cluster/event-bus.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import { authenticate } from '../http/principal.ts';
@@ -41,6 +42,8 @@ export type ServiceContext = {
   tunnels: GatewayTunnels;
   /** Files (dashboard assets, gallery packages): the data directory's `blobs` folder. */
   blobs: BlobStore;
+  /** Invalidations between the instances of a cluster (LISTEN/NOTIFY on PostgreSQL, in process on PGlite). */
+  bus: EventBus;
 };
 
 export type ServiceDefinition = {

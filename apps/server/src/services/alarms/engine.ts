@@ -1,5 +1,7 @@
 import type { alarms } from '@edgeport/contract';
 import type { FastifyBaseLogger } from 'fastify';
+import { type EventBus, InProcessEventBus } from '../../cluster/event-bus.ts';
+import { CHANNELS, type Invalidation, invalidation } from '../../cluster/invalidation.ts';
 import type { Db } from '../../db/index.ts';
 import type { DeviceEvents, StatusEvent, ValuesEvent } from '../../ingest/events.ts';
 import { type DataValue, isValueCondition, renderMessage, valueConditionHolds } from './conditions.ts';
@@ -56,16 +58,21 @@ export class AlarmEngine {
   private readonly db: Db;
   private readonly events: DeviceEvents;
   private readonly log: FastifyBaseLogger;
+  private readonly bus: EventBus;
+  /** Rule changes made through any instance: every instance's engine reloads the organization's rules. */
+  private ruleChanges: Invalidation | undefined;
   private readonly orgs = new Map<string, OrgRules>();
   private readonly chains = new Map<string, Promise<void>>();
   private readonly pending = new Set<Promise<void>>();
   private listening = false;
   private closed = false;
 
-  constructor(deps: { db: Db; events: DeviceEvents; log: FastifyBaseLogger }) {
+  /** `bus`: the cluster's (rule changes reach every instance); an engine on its own has one of its own. */
+  constructor(deps: { db: Db; events: DeviceEvents; log: FastifyBaseLogger; bus?: EventBus }) {
     this.db = deps.db;
     this.events = deps.events;
     this.log = deps.log;
+    this.bus = deps.bus ?? new InProcessEventBus(deps.log);
   }
 
   /** Loads the rules and the open alarms, then listens to the device events. */
@@ -84,14 +91,34 @@ export class AlarmEngine {
     if (!this.listening) {
       this.events.on('values', this.onValues);
       this.events.on('status', this.onStatus);
+      this.ruleChanges = invalidation(this.bus, CHANNELS.alarmRules, {
+        one: (organizationId) => this.reloadHere(organizationId),
+        all: () => this.reloadEverything(),
+      });
       this.listening = true;
     }
   }
 
-  /** An organization's rules changed: evaluate with the new ones from the next value on. */
+  /**
+   * An organization's rules changed (call after the change is committed): this engine and those of the other
+   * instances evaluate with the new ones from the next value on; this one before the promise resolves.
+   */
   async rulesChanged(organizationId: string): Promise<void> {
+    if (this.ruleChanges) await this.ruleChanges.changed(organizationId);
+    else await this.reloadHere(organizationId);
+  }
+
+  private async reloadHere(organizationId: string): Promise<void> {
+    if (this.closed) return;
     // One reload at a time per organization: a slower earlier reload must not overwrite a later one.
     await this.enqueue(`rules:${organizationId}`, () => this.reloadRules(organizationId));
+  }
+
+  /** Rule changes may have been missed (the bus reconnected): every organization's rules are read again. */
+  private async reloadEverything(): Promise<void> {
+    const organizations = new Set(this.orgs.keys());
+    for (const row of await store.enabledRules(this.db)) organizations.add(row.organizationId);
+    await Promise.all([...organizations].map((organizationId) => this.reloadHere(organizationId)));
   }
 
   private async reloadRules(organizationId: string): Promise<void> {
@@ -126,7 +153,8 @@ export class AlarmEngine {
 
   /**
    * A deleted rule's open alarms (read before the delete, which unlinks them) are cleared with the detail 'rule
-   * deleted'; call `rulesChanged` first so that it raises nothing more.
+   * deleted'; call `rulesChanged` first so that it raises nothing more (on any instance). The clearing is written
+   * once, by the instance the deletion went through: it is no message on the bus.
    */
   async ruleDeleted(
     organizationId: string,
@@ -214,6 +242,8 @@ export class AlarmEngine {
     if (this.listening) {
       this.events.off('values', this.onValues);
       this.events.off('status', this.onStatus);
+      this.ruleChanges?.stop();
+      this.ruleChanges = undefined;
       this.listening = false;
     }
     for (const index of this.orgs.values()) {

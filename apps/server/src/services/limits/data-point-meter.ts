@@ -74,6 +74,11 @@ export class DataPointMeter {
     if (meter) meter.loadedAt = 0;
   }
 
+  /** Limit changes may have been missed (the cluster's bus reconnected): read every limit again. */
+  invalidateAll(): void {
+    for (const meter of this.meters.values()) meter.loadedAt = 0;
+  }
+
   /**
    * Adds what was counted to the stored day totals (and learns the totals other instances reached), and meters into
    * the resource journal what waited a minute — or everything, with `journalAll` (an explicit flush, shutdown).

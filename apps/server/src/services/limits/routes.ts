@@ -1,5 +1,6 @@
 import { alarms, common, limits } from '@edgeport/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { CHANNELS, invalidation } from '../../cluster/invalidation.ts';
 import { principalOf } from '../../http/principal.ts';
 import type { ServiceContext, ServiceDefinition } from '../mount.ts';
 import { errorResponses as errors } from '../responses.ts';
@@ -7,9 +8,15 @@ import * as service from './service.ts';
 
 const refusals = { ...errors, 409: common.ErrorResponse };
 
-const routes: FastifyPluginAsyncTypebox<ServiceContext> = async (app, { database, ingest }) => {
+const routes: FastifyPluginAsyncTypebox<ServiceContext> = async (app, { database, ingest, bus }) => {
   const { db } = database;
-  const changed = (organizationId: string) => ingest.pipeline.meter.invalidate(organizationId);
+  const { meter } = ingest.pipeline;
+  const limitChanges = invalidation(bus, CHANNELS.limits, {
+    one: (organizationId) => meter.invalidate(organizationId),
+    all: () => meter.invalidateAll(),
+  });
+  app.addHook('onClose', async () => limitChanges.stop());
+  const changed = limitChanges.changed;
   const path = '/api/v1/limits';
 
   app.get(

@@ -14,8 +14,11 @@ const { LIMIT_KEYS } = limits;
 /** Spec 5 and 8: creating or replacing limits without any value. */
 export const UNDEFINED_LIMITS = 'undefined limits';
 
-/** Called when an organization's limits changed (ingest drops its cached data-point limit). */
-export type LimitsChanged = (organizationId: string) => void;
+/**
+ * Called after an organization's changed limits are committed: ingest on every instance drops its cached data-point
+ * limit.
+ */
+export type LimitsChanged = (organizationId: string) => Promise<void> | void;
 
 function toLimits(
   organizationId: string,
@@ -115,7 +118,7 @@ export async function createLimits(
   const values = definedValues(input);
   const row = await store.insertLimits(db, org.id, values);
   if (!row) throw conflict('the organization has limits already; replace them with PUT');
-  changed(org.id);
+  await changed(org.id);
   await audit(db, principal, org, 'create', values, null);
   return toLimits(org.id, row, await usageOf(db, org.id));
 }
@@ -132,7 +135,7 @@ export async function replaceLimits(
   const values = definedValues(input);
   const before = await store.findLimits(db, org.id);
   const row = await store.upsertLimits(db, org.id, values);
-  changed(org.id);
+  await changed(org.id);
   await audit(db, principal, org, 'update', values, before?.limits ?? null);
   return toLimits(org.id, row, await usageOf(db, org.id));
 }

@@ -14,8 +14,11 @@ import * as store from './store.ts';
 
 /** The devices of the mappings service (spec 7 "Mappings", Devices): each device's preset, listing, changes. */
 
-/** Tells device-data ingest to drop what it cached of a device (its preset changed, or it is gone). */
-export type ForgetDevice = (deviceId: string) => void;
+/**
+ * Tells device-data ingest on every instance to drop what it cached of a device (its preset changed, or it is gone);
+ * called after the change is committed.
+ */
+export type ForgetDevice = (deviceId: string) => Promise<void> | void;
 
 function toMappingDevice(row: store.DeviceWithPreset): mappings.MappingDevice {
   const { device } = row;
@@ -82,7 +85,7 @@ export async function setDevicePreset(
   if (before.device.presetId !== input.presetId) {
     const updated = await store.updateDevice(db, org.id, id, { presetId: input.presetId });
     if (!updated) throw notFound(`device '${id}' not found`);
-    forget(id);
+    await forget(id);
     await recordAudit(db, principal, {
       organizationId: org.id,
       action: 'devices.preset',
@@ -177,7 +180,7 @@ export async function deleteDevice(
     });
     if (!(await store.deleteDevice(tx, org.id, id))) throw notFound(`device '${id}' not found`);
   });
-  forget(id);
+  await forget(id);
   await recordAudit(db, principal, {
     organizationId: org.id,
     action: 'devices.delete',

@@ -1,5 +1,6 @@
 import { common, mappings } from '@edgeport/contract';
 import { Type } from 'typebox';
+import { CHANNELS, invalidation } from '../../cluster/invalidation.ts';
 import { principalOf } from '../../http/principal.ts';
 import type { ServiceDefinition } from '../mount.ts';
 import { errorResponses as errors } from '../responses.ts';
@@ -15,9 +16,15 @@ const base = '/api/v1/organizations/:org';
 export const mappingsService: ServiceDefinition = {
   name: 'mappings',
   title: 'Edgeport mappings service',
-  routes: async (app, { database, ingest }) => {
+  routes: async (app, { database, ingest, bus }) => {
     const { db } = database;
-    const forget = (deviceId: string) => ingest.pipeline.forget(deviceId);
+    const { pipeline } = ingest;
+    const deviceChanges = invalidation(bus, CHANNELS.deviceRouting, {
+      one: (deviceId) => pipeline.forget(deviceId),
+      all: () => pipeline.forgetAllRouting(),
+    });
+    app.addHook('onClose', async () => deviceChanges.stop());
+    const forget = deviceChanges.changed;
 
     // Models ------------------------------------------------------------------------------------------------------
 

@@ -1,5 +1,7 @@
 import type { alarms, triggers } from '@edgeport/contract';
 import type { FastifyBaseLogger } from 'fastify';
+import { type EventBus, InProcessEventBus } from '../../cluster/event-bus.ts';
+import { CHANNELS, type Invalidation, invalidation } from '../../cluster/invalidation.ts';
 import type { Db } from '../../db/index.ts';
 import type { AlarmChange, ValuesEvent } from '../../ingest/events.ts';
 import type { Ingest } from '../../ingest/index.ts';
@@ -70,7 +72,10 @@ export class TriggerEngine {
     alarms: AlarmEngine;
     notifier: Notifier;
     log: FastifyBaseLogger;
+    bus: EventBus;
   };
+  /** Rule changes made through any instance: every instance's engine reloads the organization's rules. */
+  private ruleChanges: Invalidation | undefined;
   private readonly rules = new Map<string, OrganizationRules>();
   /** The comparison's last result per rule and device. */
   private readonly holding = new Map<string, Map<string, boolean>>();
@@ -83,14 +88,16 @@ export class TriggerEngine {
   private readonly reloads = new Map<string, Promise<void>>();
   private listening = false;
 
+  /** `bus`: the cluster's (rule changes reach every instance); an engine on its own has one of its own. */
   constructor(deps: {
     db: Db;
     ingest: Ingest;
     alarms: AlarmEngine;
     notifier: Notifier;
     log: FastifyBaseLogger;
+    bus?: EventBus;
   }) {
-    this.deps = deps;
+    this.deps = { ...deps, bus: deps.bus ?? new InProcessEventBus(deps.log) };
   }
 
   /** Loads every enabled rule, then listens to stored values and alarm changes. */
@@ -111,10 +118,29 @@ export class TriggerEngine {
     this.listening = true;
     this.deps.ingest.events.on('values', this.onValues);
     this.deps.ingest.events.on('alarm', this.onAlarm);
+    this.ruleChanges = invalidation(this.deps.bus, CHANNELS.triggerRules, {
+      one: (organizationId) => this.reloadHere(organizationId),
+      all: () => this.reloadEverything(),
+    });
   }
 
-  /** An organization's rules changed: evaluate with the new ones from the next value on. */
-  rulesChanged(organizationId: string): Promise<void> {
+  /**
+   * An organization's rules changed (call after the change is committed): this engine and those of the other
+   * instances evaluate with the new ones from the next value on; this one before the promise resolves.
+   */
+  async rulesChanged(organizationId: string): Promise<void> {
+    if (this.ruleChanges) await this.ruleChanges.changed(organizationId);
+    else await this.reloadHere(organizationId);
+  }
+
+  /** Rule changes may have been missed (the bus reconnected): every organization's rules are read again. */
+  private async reloadEverything(): Promise<void> {
+    const organizations = new Set(this.rules.keys());
+    for (const row of await store.enabledTriggers(this.deps.db)) organizations.add(row.organizationId);
+    await Promise.all([...organizations].map((organizationId) => this.reloadHere(organizationId)));
+  }
+
+  private reloadHere(organizationId: string): Promise<void> {
     const previous = this.reloads.get(organizationId) ?? Promise.resolve();
     const reload = previous
       .then(() => store.enabledTriggers(this.deps.db, organizationId))
@@ -153,6 +179,8 @@ export class TriggerEngine {
     if (this.listening) {
       this.deps.ingest.events.off('values', this.onValues);
       this.deps.ingest.events.off('alarm', this.onAlarm);
+      this.ruleChanges?.stop();
+      this.ruleChanges = undefined;
       this.listening = false;
     }
     await this.settled();
