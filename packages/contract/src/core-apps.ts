@@ -28,16 +28,15 @@ export const AppPlan = Type.Object({
 });
 export type AppPlan = Static<typeof AppPlan>;
 
-/** An app of the store catalogue (spec 7 Core "Apps"): the portal embeds it at `entryUrl` through the host/app bridge. */
+/**
+ * An app of the store catalogue (spec 7 Core "Apps"): what is offered, not how to run it. Its entry address comes only
+ * with the launch of an installed app (`GET /organizations/{org}/apps/{id}/launch`, core-store.ts).
+ */
 export const App = Type.Object({
   id: AppId,
   name: Type.String(),
   description: Type.String(),
   publisher: Type.String(),
-  /** Where the embedded app starts; its origin is the only one the portal sends the user's token to. */
-  entryUrl: Type.String(),
-  /** The origin of `entryUrl`. */
-  origin: Type.String(),
   /** The catalogue's current version; an installed app upgrades to it. */
   version: Type.String(),
   plans: Type.Array(AppPlan),

@@ -39,8 +39,6 @@ export const OrganizationApp = Type.Object({
   name: Type.String(),
   description: Type.String(),
   publisher: Type.String(),
-  entryUrl: Type.String(),
-  origin: Type.String(),
   /** The installed plan's id and, when the catalogue still offers it, the plan itself. */
   plan: Type.String(),
   planDetail: Type.Union([AppPlan, Type.Null()]),
@@ -61,6 +59,25 @@ export const OrganizationApp = Type.Object({
   updatedAt: Type.String({ format: 'date-time' }),
 });
 export type OrganizationApp = Static<typeof OrganizationApp>;
+
+/**
+ * What the portal needs to run an installed app (GET .../apps/{id}/launch): its entry address and origin, the only
+ * origin the portal hands the user's token to through the bridge. Answered only for an app installed in the
+ * organization (404 otherwise) whose paid plan is not in arrears (402).
+ */
+export const AppLaunch = Type.Object({
+  id: AppId,
+  name: Type.String(),
+  publisher: Type.String(),
+  /** The installed version and plan. */
+  version: Type.String(),
+  plan: Type.String(),
+  /** Where the embedded app starts. */
+  entryUrl: Type.String(),
+  /** The origin of `entryUrl`. */
+  origin: Type.String(),
+});
+export type AppLaunch = Static<typeof AppLaunch>;
 
 export const OrganizationAppList = Type.Object({ items: Type.Array(OrganizationApp), total: Type.Integer() });
 export type OrganizationAppList = Static<typeof OrganizationAppList>;

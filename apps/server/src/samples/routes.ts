@@ -137,5 +137,7 @@ export async function registerSampleApp(db: Db, config: Config): Promise<void> {
       'Shows the context the portal gives an embedded app, its changes, navigation and preferences.',
     publisher: 'Edgeport',
     entryUrl: `${baseOrigin(config, 'apps.')}/samples/bridge-app/`,
+    // Free, so the demo can install it: only an installed app opens in the portal.
+    plans: [{ id: 'free', name: 'Free', priceMinor: 0, currency: 'EUR', period: 'MONTH' }],
   });
 }

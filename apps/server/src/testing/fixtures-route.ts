@@ -10,6 +10,7 @@ import type { AlarmEngine } from '../services/alarms/engine.ts';
 import { publishAgreement } from '../services/core/agreements/store.ts';
 import { registerApp } from '../services/core/apps/service.ts';
 import { addToGroupNamed, createDevice, recordStatusHistory } from '../services/core/devices/provisioning.ts';
+import { insertInstallation } from '../services/core/organization-apps/store.ts';
 import {
   addMember,
   createOrganization,
@@ -32,6 +33,8 @@ import { GatewayFixture, type SeededGateway, seedGateway } from '../services/vpn
 import { AlarmRuleFixture, seedAlarmRules } from './alarm-fixtures.ts';
 import { DashboardFixture, seedDashboards } from './dashboard-fixtures.ts';
 import { LimitsFixture, seedLimits, seedTriggers, TriggerFixture } from './trigger-limit-fixtures.ts';
+
+const FREE_PLAN = { id: 'free', name: 'Free', priceMinor: 0, currency: 'EUR', period: 'MONTH' } as const;
 
 const Permission = Type.Object({ rsname: Type.String(), scopes: Type.Array(Type.String()) });
 
@@ -86,6 +89,8 @@ const TenantFixture = Type.Object({
         entryUrl: Type.String({ minLength: 1 }),
         description: Type.Optional(Type.String()),
         publisher: Type.Optional(Type.String()),
+        /** Organizations (keys) that installed the app, on its free plan: only an installed app opens (issue 32). */
+        installedIn: Type.Optional(Type.Array(Type.String())),
       }),
     ),
   ),
@@ -292,7 +297,23 @@ async function seedTenant(
       });
     await seedLicenseKeys(db, org.id, [licence.activationKey], { vpn: licence.vpn });
   }
-  for (const app of fixture.apps ?? []) await registerApp(db, app);
+  for (const { installedIn = [], ...app } of fixture.apps ?? []) {
+    const registered = await registerApp(db, installedIn.length > 0 ? { ...app, plans: [FREE_PLAN] } : app);
+    for (const key of installedIn) {
+      const org = organizations[key];
+      if (!org)
+        throw Object.assign(new Error(`apps.installedIn '${key}' is not a seeded organization`), {
+          statusCode: 400,
+        });
+      await insertInstallation(db, {
+        organizationId: org.id,
+        appId: registered.id,
+        plan: FREE_PLAN.id,
+        version: registered.version,
+        status: 'ACTIVE',
+      });
+    }
+  }
   const telemetryDevices: Record<string, { id: string; password?: string }> = {};
   for (const data of fixture.telemetry ?? []) {
     const org = organizations[data.org];

@@ -35,15 +35,24 @@ const EVERYTHING: Permission[] = [
 
 export type BridgeTenant = Tenant & { appId: string; orgId: string; resourceId: string };
 
-/** A realm with one organization, an administrator, and the sample app in the store catalogue (its own id). */
+/**
+ * A realm with one organization, an administrator, and the sample app in the store catalogue (its own id), installed
+ * in the organization (only an installed app opens in the container).
+ */
 export async function seedBridgeTenant(request: APIRequestContext): Promise<BridgeTenant> {
   const appId = `bridge-${randomBytes(4).toString('hex')}`;
-  const fixture: TenantFixture & {
-    apps: { id: string; name: string; entryUrl: string; publisher: string }[];
-  } = {
+  const fixture: TenantFixture = {
     organizations: [{ key: 'org', name: 'Bridge works', iotEnabled: true, vpnEnabled: true }],
     users: [{ key: 'admin', memberships: [{ org: 'org', permissions: EVERYTHING }] }],
-    apps: [{ id: appId, name: 'Bridge sample app', entryUrl: SAMPLE_APP(), publisher: 'Edgeport' }],
+    apps: [
+      {
+        id: appId,
+        name: 'Bridge sample app',
+        entryUrl: SAMPLE_APP(),
+        publisher: 'Edgeport',
+        installedIn: ['org'],
+      },
+    ],
   };
   const tenant = await seedTenant(request, fixture);
   const org = tenant.organizations.org;

@@ -170,6 +170,37 @@ test('an administrator likes an app, installs energy-cost on a paid plan, opens 
   expect(unexpected(errors)).toEqual([]);
 });
 
+test('an app the organization has not installed does not open: the container says so and offers to install it', async ({
+  page,
+  request,
+}) => {
+  const errors = collectConsoleErrors(page);
+  const tenant = await seedStoreTenant(request);
+  // Nothing of the app may load: its page would get the user's token through the bridge.
+  const appRequests: string[] = [];
+  page.on('request', (req) => {
+    if (req.url().includes('/store-apps/')) appRequests.push(req.url());
+  });
+
+  await signInAs(page, tenant, 'admin', '/store/container/energy-cost');
+  const refusal = page.getByTestId('app-container-not-installed');
+  await expect(refusal).toContainText('Energy cost is not installed');
+  await expect(refusal).toContainText('Install it from the store to open it here.');
+  await expect(page.getByTestId('app-frame')).toHaveCount(0);
+  await expect(page.getByTestId('app-container')).toHaveCount(0);
+  expect(appRequests).toEqual([]);
+
+  // The way out: the install page of that app.
+  await refusal.getByRole('link', { name: 'Install Energy cost' }).click();
+  await expectRoute(page, '/store/install/energy-cost');
+  await expect(page.getByRole('heading', { name: 'Install Energy cost' })).toBeVisible();
+  await page.goto(`${tenant.origin}/#/store/manage`);
+  await expect(page.getByText('No apps installed')).toBeVisible();
+  expect(appRequests).toEqual([]);
+  // The launch answered 404 "not installed": the only failed request.
+  expect(errors.filter((text) => !isNetworkError(text, [404]))).toEqual([]);
+});
+
 test('declining the payment answers USER_REJECTED and installs nothing', async ({ page, request }) => {
   const errors = collectConsoleErrors(page);
   const tenant = await seedStoreTenant(request);

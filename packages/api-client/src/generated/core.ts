@@ -1332,6 +1332,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/svc/core/api/v1/organizations/{org}/apps/{id}/launch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description What the portal needs to run an installed app: its entry address and origin (READ organizations). 404 when {id} is not in the catalogue or not installed in {org}; 402 when its paid plan is in arrears (a period unpaid for more than 14 days). */
+        get: operations["launchOrganizationApp"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/svc/core/api/v1/organizations/{org}/apps/{id}/payment": {
         parameters: {
             query?: never;
@@ -11181,8 +11198,6 @@ export interface operations {
                             name: string;
                             description: string;
                             publisher: string;
-                            entryUrl: string;
-                            origin: string;
                             version: string;
                             plans: {
                                 id: string;
@@ -11276,8 +11291,6 @@ export interface operations {
                         name: string;
                         description: string;
                         publisher: string;
-                        entryUrl: string;
-                        origin: string;
                         version: string;
                         plans: {
                             id: string;
@@ -11604,8 +11617,6 @@ export interface operations {
                             name: string;
                             description: string;
                             publisher: string;
-                            entryUrl: string;
-                            origin: string;
                             plan: string;
                             planDetail: {
                                 id: string;
@@ -11730,8 +11741,6 @@ export interface operations {
                         name: string;
                         description: string;
                         publisher: string;
-                        entryUrl: string;
-                        origin: string;
                         plan: string;
                         planDetail: {
                             id: string;
@@ -11872,8 +11881,6 @@ export interface operations {
                         name: string;
                         description: string;
                         publisher: string;
-                        entryUrl: string;
-                        origin: string;
                         plan: string;
                         planDetail: {
                             id: string;
@@ -11997,8 +12004,6 @@ export interface operations {
                         name: string;
                         description: string;
                         publisher: string;
-                        entryUrl: string;
-                        origin: string;
                         plan: string;
                         planDetail: {
                             id: string;
@@ -12213,6 +12218,116 @@ export interface operations {
             };
         };
     };
+    launchOrganizationApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        publisher: string;
+                        version: string;
+                        plan: string;
+                        entryUrl: string;
+                        origin: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     payOrganizationApp: {
         parameters: {
             query?: never;
@@ -12241,8 +12356,6 @@ export interface operations {
                         name: string;
                         description: string;
                         publisher: string;
-                        entryUrl: string;
-                        origin: string;
                         plan: string;
                         planDetail: {
                             id: string;
@@ -12390,8 +12503,6 @@ export interface operations {
                         name: string;
                         description: string;
                         publisher: string;
-                        entryUrl: string;
-                        origin: string;
                         plan: string;
                         planDetail: {
                             id: string;
@@ -12540,8 +12651,6 @@ export interface operations {
                         name: string;
                         description: string;
                         publisher: string;
-                        entryUrl: string;
-                        origin: string;
                         plan: string;
                         planDetail: {
                             id: string;
@@ -12682,8 +12791,6 @@ export interface operations {
                         name: string;
                         description: string;
                         publisher: string;
-                        entryUrl: string;
-                        origin: string;
                         plan: string;
                         planDetail: {
                             id: string;

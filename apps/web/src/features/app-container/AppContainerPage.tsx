@@ -1,47 +1,128 @@
-import { Alert, Anchor, Center, Loader, Stack } from '@mantine/core';
+import { Alert, Anchor, Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { describeError } from '../../shared/http/describe.ts';
-import { isHttpError } from '../../shared/http/errors.ts';
+import { hasStatus, isHttpError, isNotFound } from '../../shared/http/errors.ts';
 import { AppFrame } from './AppFrame.tsx';
-import { fetchApp } from './api.ts';
+import { fetchApp, fetchLaunch } from './api.ts';
 
-/** Spec 2: /store/container/{id}, one app of the store catalogue embedded in the portal. */
+/** Only failures that may pass are asked again: an unknown, uninstalled or unpaid app stays so. */
+const retry = (count: number, error: unknown) =>
+  count < 2 && !(isHttpError(error) && error.kind === 'status');
+
+/**
+ * Spec 2: /store/container/{id}, one app of the store catalogue embedded in the portal. It runs only an app the
+ * organization installed and is not in arrears for: the server hands out the entry address for nothing else.
+ */
 export default function AppContainerPage() {
   const { t } = useTranslation();
   const { id = '' } = useParams();
-  const { organization, token } = useOrganizationApi();
-  const app = useQuery({
+  const { organization, ability, token } = useOrganizationApi();
+  const listing = useQuery({
     queryKey: ['store-app', organization.id, id],
     queryFn: async ({ signal }) => fetchApp(await token(), id, signal),
-    // An unknown app stays unknown: only failures that may pass are asked again.
-    retry: (count, error) => count < 2 && !(isHttpError(error) && error.kind === 'status'),
+    retry,
+    staleTime: 60_000,
+  });
+  const launch = useQuery({
+    queryKey: ['app-launch', organization.id, id],
+    queryFn: async ({ signal }) => fetchLaunch(await token(), organization.id, id, signal),
+    retry,
     staleTime: 60_000,
   });
 
-  if (app.isPending)
+  if (listing.isPending || (listing.isSuccess && launch.isPending))
     return (
       <Center h={240}>
         <Loader aria-label={t('appContainer.loading')} />
       </Center>
     );
-  if (app.isError) {
-    const unknown = isHttpError(app.error) && (app.error.status === 404 || app.error.status === 400);
+  if (listing.isError && isNotFound(listing.error))
     return (
-      <Stack gap="sm" maw={640} data-testid="app-container-error">
-        <Alert
-          color={unknown ? 'yellow' : 'red'}
-          title={t(unknown ? 'appContainer.unknownTitle' : 'appContainer.errorTitle')}
-        >
-          {unknown ? t('appContainer.unknown', { id }) : describeError(t, app.error)}
-        </Alert>
+      <Refusal testId="app-container-error" color="yellow" title={t('appContainer.unknownTitle')}>
+        {t('appContainer.unknown', { id })}
+      </Refusal>
+    );
+  if (listing.isError)
+    return (
+      <Refusal testId="app-container-error" color="red" title={t('appContainer.errorTitle')}>
+        {describeError(t, listing.error)}
+      </Refusal>
+    );
+  const name = listing.data.name;
+  if (launch.isError && hasStatus(launch.error, 404)) {
+    const mayInstall = ability.can('UPDATE', 'organizations');
+    return (
+      <Refusal
+        testId="app-container-not-installed"
+        color="yellow"
+        title={t('appContainer.notInstalledTitle', { name })}
+        action={
+          mayInstall ? (
+            <Button component={Link} to={`/store/install/${encodeURIComponent(id)}`}>
+              {t('appContainer.install', { name })}
+            </Button>
+          ) : (
+            <Anchor component={Link} to="/store">
+              {t('appContainer.toStore')}
+            </Anchor>
+          )
+        }
+      >
+        {t(mayInstall ? 'appContainer.notInstalled' : 'appContainer.notInstalledAskAdmin', { name })}
+      </Refusal>
+    );
+  }
+  if (launch.isError && hasStatus(launch.error, 402))
+    return (
+      <Refusal
+        testId="app-container-overdue"
+        color="orange"
+        title={t('appContainer.overdueTitle', { name })}
+        action={
+          <Button component={Link} to="/store/manage">
+            {t('appContainer.toInstalled')}
+          </Button>
+        }
+      >
+        {t('appContainer.overdue', { name })}
+      </Refusal>
+    );
+  if (launch.isError)
+    return (
+      <Refusal testId="app-container-error" color="red" title={t('appContainer.errorTitle')}>
+        {describeError(t, launch.error)}
+      </Refusal>
+    );
+  if (!launch.isSuccess) return null;
+  return <AppFrame key={launch.data.id} app={launch.data} />;
+}
+
+type RefusalProps = {
+  testId: string;
+  color: string;
+  title: string;
+  children: ReactNode;
+  action?: ReactNode;
+};
+
+/** Why the app does not run here, what to do about it, and the way back. */
+function Refusal({ testId, color, title, children, action }: RefusalProps) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap="sm" maw={640} data-testid={testId}>
+      <Alert color={color} title={title}>
+        <Text size="sm">{children}</Text>
+      </Alert>
+      <Group gap="md">
+        {action}
         <Anchor component={Link} to="/home">
           {t('appContainer.backHome')}
         </Anchor>
-      </Stack>
-    );
-  }
-  return <AppFrame key={app.data.id} app={app.data} />;
+      </Group>
+    </Stack>
+  );
 }

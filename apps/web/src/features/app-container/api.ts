@@ -3,13 +3,22 @@ import type { PreferenceStore } from '@edgeport/bridge';
 import { answer, bearer, coreClient } from '../../shared/http/clients.ts';
 
 const APP = '/svc/core/api/v1/apps/{id}';
+const LAUNCH = '/svc/core/api/v1/organizations/{org}/apps/{id}/launch';
 const PREFERENCES = '/svc/core/api/v1/userPreferences';
 const PREFERENCE = '/svc/core/api/v1/userPreferences/users/{user}/services/{service}/properties/{prop}';
 
-export type StoreApp = OkBody<CorePaths, typeof APP, 'get'>;
+/** The catalogue entry: what the store offers (name, publisher), not how to run it. */
+export type CatalogueApp = OkBody<CorePaths, typeof APP, 'get'>;
+/** What running an installed app needs: its entry address and origin (the only origin that gets the token). */
+export type StoreApp = OkBody<CorePaths, typeof LAUNCH, 'get'>;
 
-export function fetchApp(token: string, id: string, signal?: AbortSignal): Promise<StoreApp> {
+export function fetchApp(token: string, id: string, signal?: AbortSignal): Promise<CatalogueApp> {
   return answer(coreClient.GET(APP, { params: { path: { id } }, headers: bearer(token), signal }));
+}
+
+/** 404 when the organization has not installed the app, 402 while its paid plan is in arrears. */
+export function fetchLaunch(token: string, org: string, id: string, signal?: AbortSignal): Promise<StoreApp> {
+  return answer(coreClient.GET(LAUNCH, { params: { path: { org, id } }, headers: bearer(token), signal }));
 }
 
 /**

@@ -23,8 +23,6 @@ export function toApp(row: store.AppRow, likes: Likes): core.App {
     name: row.name,
     description: row.description,
     publisher: row.publisher,
-    entryUrl: row.entryUrl,
-    origin: originOf(row.entryUrl) ?? '',
     version: row.version,
     plans: row.plans.map((plan) => ({ ...plan })),
     likeCount: likes.counts.get(row.id) ?? 0,
@@ -36,7 +34,8 @@ const NO_LIKES: Likes = { counts: new Map(), liked: new Set() };
 
 /**
  * The store catalogue is shared by every organization (the `apps` table names none): any signed-in user may read
- * it. What an organization installed is the organization apps area (/organizations/{org}/apps).
+ * it. It offers apps but does not run them: the entry address comes only with the launch of an app the organization
+ * installed (/organizations/{org}/apps/{id}/launch).
  */
 export async function listApps(db: Db, principal: Principal, query: core.AppsQuery): Promise<core.AppsPage> {
   const { rows, total } = await store.listApps(db, query);

@@ -105,8 +105,6 @@ describe('installing a free plan', () => {
       id: 'shift-report',
       organizationId: tenants.orgA.id,
       name: 'Shift report',
-      entryUrl: 'http://apps.localhost:8080/store-apps/shift-report/',
-      origin: 'http://apps.localhost:8080',
       plan: 'free',
       planDetail: { id: 'free', priceMinor: 0, currency: 'EUR', period: 'MONTH' },
       version: '1.1.0',

@@ -68,6 +68,21 @@ export const organizationAppRoutes: FastifyPluginAsyncTypebox<ServiceContext> = 
     async (request) => service.getInstalled(ctx, principalOf(request), request.params.org, request.params.id),
   );
 
+  app.get(
+    `${base}/:id/launch`,
+    {
+      schema: {
+        operationId: 'launchOrganizationApp',
+        description:
+          'What the portal needs to run an installed app: its entry address and origin (READ organizations). 404 ' +
+          `when {id} is not in the catalogue or not installed in {org}; 402 when its paid plan is in arrears (a period unpaid for more than ${service.PAYMENT_TERM_DAYS} days).`,
+        params: coreStore.OrganizationAppParams,
+        response: { 200: coreStore.AppLaunch, ...refusals },
+      },
+    },
+    async (request) => service.launch(ctx, principalOf(request), request.params.org, request.params.id),
+  );
+
   app.put(
     `${base}/:id`,
     {

@@ -17,6 +17,13 @@ export type StoreContext = { db: Db; clock: Clock; payments: PaymentProvider };
 /** A paid plan authorizes at most this many charges (ten years of monthly periods). */
 export const MAX_EXECUTIONS = 120;
 
+/**
+ * How long a period of a paid plan may stay unpaid (an invoice open or failed, or a billing date passed without a
+ * charge) before the app is in arrears and no longer opens: the payment term of an invoice.
+ */
+export const PAYMENT_TERM_DAYS = 14;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 type Organization = { id: string; name: string };
 
 const paymentRequired = (message: string) => new HttpError(402, message);
@@ -66,6 +73,42 @@ function statusOf(
   return 'ACTIVE';
 }
 
+const unpaid = (invoice: store.InvoiceRow | undefined): invoice is store.InvoiceRow =>
+  invoice?.status === 'OPEN' || invoice?.status === 'FAILED';
+
+/**
+ * Since when a paid period is owed: the unpaid last invoice, or the billing date that passed without a charge,
+ * whichever came first; undefined while nothing is owed.
+ */
+function owedSince(
+  installation: store.InstallationRow,
+  lastInvoice: store.InvoiceRow | undefined,
+  now: Date,
+): Date | undefined {
+  const billing = installation.nextBillingAt;
+  const dates = [
+    unpaid(lastInvoice) ? lastInvoice.createdAt : undefined,
+    billing && billing.getTime() <= now.getTime() ? billing : undefined,
+  ].filter((date) => date !== undefined);
+  return dates.sort((a, b) => a.getTime() - b.getTime())[0];
+}
+
+/**
+ * Since when a paid plan is in arrears (owed for longer than the payment term), or undefined. A paid plan without an
+ * authorized transaction has nothing that could pay it: in arrears at once.
+ */
+function arrearsSince(
+  installation: store.InstallationRow,
+  plan: core.AppPlan | undefined,
+  lastInvoice: store.InvoiceRow | undefined,
+  now: Date,
+): Date | undefined {
+  if (!isPaid(plan)) return undefined;
+  if (!installation.transactionId) return installation.updatedAt;
+  const owed = owedSince(installation, lastInvoice, now);
+  return owed && owed.getTime() + PAYMENT_TERM_DAYS * DAY_MS <= now.getTime() ? owed : undefined;
+}
+
 function toInvoice(row: store.InvoiceRow): coreStore.AppInvoice {
   return {
     id: row.id,
@@ -91,8 +134,6 @@ function toOrganizationApp(
     name: app.name,
     description: app.description,
     publisher: app.publisher,
-    entryUrl: app.entryUrl,
-    origin: originOf(app.entryUrl) ?? '',
     plan: installation.plan,
     planDetail: plan ? { ...plan } : null,
     version: installation.version,
@@ -199,6 +240,53 @@ export async function listInstalled(
 export async function getInstalled(ctx: StoreContext, principal: Principal, ref: string, appId: string) {
   const org = await authorizeInOrganization(ctx.db, principal, ref, 'READ', 'organizations');
   return reload(ctx, org, appId);
+}
+
+/** 402 while the installation's paid plan is in arrears, naming since when and the unpaid invoice. */
+async function refuseArrears(ctx: StoreContext, { installation, app }: store.Installation): Promise<void> {
+  const { transactionId } = installation;
+  const last = transactionId
+    ? (await store.lastInvoices(ctx.db, [transactionId])).get(transactionId)
+    : undefined;
+  const overdue = arrearsSince(installation, planOf(app, installation.plan), last, ctx.clock.now());
+  if (!overdue) return;
+  const invoice = unpaid(last) ? ` (invoice ${last.number} is ${last.status})` : '';
+  throw paymentRequired(
+    `app '${app.id}' cannot be opened: the payment of its plan '${installation.plan}' is overdue since ` +
+      `${overdue.toISOString().slice(0, 10)}${invoice}; pay it under Installed apps to open the app again`,
+  );
+}
+
+/**
+ * What the portal needs to run an app (its entry address), for an app installed in the organization whose paid plan
+ * is not in arrears: 404 for an app the catalogue does not have or the organization did not install, 402 once a paid
+ * period stayed unpaid past the payment term (READ organizations, the store screen's right).
+ */
+export async function launch(
+  ctx: StoreContext,
+  principal: Principal,
+  ref: string,
+  appId: string,
+): Promise<coreStore.AppLaunch> {
+  const org = await authorizeInOrganization(ctx.db, principal, ref, 'READ', 'organizations');
+  const catalogued = await appRow(ctx.db, appId);
+  const found = await store.findInstallation(ctx.db, org.id, catalogued.id);
+  if (!found)
+    throw new HttpError(
+      404,
+      `app '${catalogued.id}' is not installed in this organization: install it from the store to open it`,
+    );
+  await refuseArrears(ctx, found);
+  const { installation, app } = found;
+  return {
+    id: app.id,
+    name: app.name,
+    publisher: app.publisher,
+    version: installation.version,
+    plan: installation.plan,
+    entryUrl: app.entryUrl,
+    origin: originOf(app.entryUrl) ?? '',
+  };
 }
 
 /**
