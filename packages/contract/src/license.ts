@@ -145,6 +145,17 @@ export const IssueRequest = Type.Object(
 );
 export type IssueRequest = Static<typeof IssueRequest>;
 
+/**
+ * Whether the caller may issue activation keys without a licence in the organization (POST /deviceLicenses): only
+ * the realm's operator may. Everyone else activates the keys that come with a licence (a dealer's devices product).
+ */
+export const KeyIssuing = Type.Object({
+  mayIssue: Type.Boolean(),
+  /** Why not, when mayIssue is false. */
+  reason: Type.Union([Type.String(), Type.Null()]),
+});
+export type KeyIssuing = Static<typeof KeyIssuing>;
+
 export const IssuedLicenses = Type.Object({
   /** The new licences with their full activation keys. */
   items: Type.Array(DeviceLicense),

@@ -183,3 +183,48 @@ test('a wrong key is refused with its reason, a generated key works, and hidden 
 
   expect(errors.filter((error) => !isNetworkError(error, [404]))).toEqual([]);
 });
+
+test('a tenant that is not the realm\'s operator gets no "Generate a key", and the server refuses it keys without a licence', async ({
+  page,
+  request,
+}) => {
+  const errors = collectConsoleErrors(page);
+  const key = newKey();
+  const fixture = plant(key);
+  // The realm's first root organization is its operator; the plant is another tenant sharing the realm.
+  const tenant = await seedTenant(request, {
+    ...fixture,
+    organizations: [{ key: 'operator', name: 'Operator' }, ...fixture.organizations],
+  });
+  const org = organizationOf(tenant, 'org');
+  const issuing = page.waitForResponse((res) => res.url().endsWith('/deviceLicenses/issuing'));
+  await signInAs(page, tenant, 'installer', '/walkthrough');
+
+  const answer = await issuing;
+  expect(await answer.json()).toMatchObject({ mayIssue: false });
+  await expect(page.getByTestId('walkthrough-key-licensed-only')).toHaveText(
+    "Activation keys come with your organization's licences. If you need more, ask your dealer.",
+  );
+  await expect(page.getByRole('button', { name: 'Generate a key' })).toHaveCount(0);
+
+  // Calling the server directly does not help: 403, and no key is made.
+  const authorization = (await answer.request().headerValue('authorization')) ?? '';
+  const minted = await page.evaluate(
+    async ([url, auth]) => {
+      const response = await fetch(url ?? '', {
+        method: 'POST',
+        headers: { authorization: auth ?? '', 'content-type': 'application/json' },
+        body: JSON.stringify({ count: 5 }),
+      });
+      const list = await fetch(`${url}?pageSize=100`, { headers: { authorization: auth ?? '' } });
+      return { status: response.status, total: ((await list.json()) as { total: number }).total };
+    },
+    [`/svc/license/api/v1/organizations/${org.id}/deviceLicenses`, authorization],
+  );
+  expect(minted).toEqual({ status: 403, total: 1 });
+
+  // The key of its licence still works.
+  await enterKey(page, key);
+  await expect(page.getByTestId('walkthrough-licence').getByText(key)).toBeVisible();
+  expect(errors.filter((error) => !isNetworkError(error, [403]))).toEqual([]);
+});

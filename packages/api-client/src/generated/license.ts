@@ -10,8 +10,25 @@ export interface paths {
         /** @description The device licences of {org}, paged, newest first (READ devices). Activation keys are masked but for their last 4 characters unless the caller may CREATE devices; status EXPIRED includes ACTIVE licences past their expiry. */
         get: operations["getDeviceLicenses"];
         put?: never;
-        /** @description Issues 1 to 100 new AVAILABLE device licences with fresh activation keys to {org} (CREATE devices). Not in spec 7 (licences come from the dealer there); it lets an organization get keys for the activation walkthrough until the dealer screens issue them. */
+        /** @description Issues 1 to 100 new AVAILABLE device licences with fresh activation keys and no licence behind them to {org}. Only the realm's operator may (its own organization, CREATE devices there); everyone else gets 403 and activates the keys that come with a dealer's licence. Not in spec 7 (licences come from the dealer there); it lets the operator get keys for the activation walkthrough. */
         post: operations["issueDeviceLicenses"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/svc/license/api/v1/organizations/{org}/deviceLicenses/issuing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Whether the caller may issue activation keys without a licence in {org} (POST /deviceLicenses), and why not: only the realm's operator may (READ or CREATE devices). */
+        get: operations["getDeviceLicenseIssuing"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -902,6 +919,84 @@ export interface operations {
                             /** Format: date-time */
                             createdAt: string;
                         }[];
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    getDeviceLicenseIssuing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        mayIssue: boolean;
+                        reason: string | null;
                     };
                 };
             };

@@ -45,9 +45,10 @@ const deviceLicenseRoutes: FastifyPluginAsyncTypebox<ServiceContext> = async (
       schema: {
         operationId: 'issueDeviceLicenses',
         description:
-          'Issues 1 to 100 new AVAILABLE device licences with fresh activation keys to {org} (CREATE devices). Not ' +
-          'in spec 7 (licences come from the dealer there); it lets an organization get keys for the activation ' +
-          'walkthrough until the dealer screens issue them.',
+          'Issues 1 to 100 new AVAILABLE device licences with fresh activation keys and no licence behind them to ' +
+          "{org}. Only the realm's operator may (its own organization, CREATE devices there); everyone else gets 403 " +
+          "and activates the keys that come with a dealer's licence. Not in spec 7 (licences come from the dealer " +
+          'there); it lets the operator get keys for the activation walkthrough.',
         params: license.OrganizationParams,
         body: license.IssueRequest,
         response: { 201: license.IssuedLicenses, ...errors },
@@ -57,6 +58,21 @@ const deviceLicenseRoutes: FastifyPluginAsyncTypebox<ServiceContext> = async (
       reply
         .code(201)
         .send(await service.issueLicenses(db, principalOf(request), request.params.org, request.body)),
+  );
+
+  app.get(
+    `${base}/issuing`,
+    {
+      schema: {
+        operationId: 'getDeviceLicenseIssuing',
+        description:
+          'Whether the caller may issue activation keys without a licence in {org} (POST /deviceLicenses), and why ' +
+          "not: only the realm's operator may (READ or CREATE devices).",
+        params: license.OrganizationParams,
+        response: { 200: license.KeyIssuing, ...errors },
+      },
+    },
+    async (request) => service.keyIssuing(db, principalOf(request), request.params.org),
   );
 
   app.get(

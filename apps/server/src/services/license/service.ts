@@ -2,11 +2,11 @@ import type { license } from '@edgeport/contract';
 import type { Action, ResourceType } from '@edgeport/permissions';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
-import { badRequest, conflict, HttpError, notFound } from '../../http/errors.ts';
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../../http/errors.ts';
 import { abilityIn, type Principal } from '../../http/principal.ts';
 import { recordAudit } from '../audit/service.ts';
 import { createDevice } from '../core/devices/provisioning.ts';
-import { authorizeInOrganization } from '../core/organizations/service.ts';
+import { authorizeAsRealmOperator, authorizeInOrganization } from '../core/organizations/service.ts';
 import type { OrganizationRow } from '../core/organizations/store.ts';
 import { assertWithinLimit } from '../limits/enforce.ts';
 import { usablePreset } from '../mappings/presets.ts';
@@ -312,9 +312,47 @@ export async function setVpnAutorenew(
   return { items: after.map((row) => toLicense(row, showKeys)) };
 }
 
-/** New AVAILABLE device licences with fresh keys (CREATE devices); see the report on why this call exists. */
-export async function issueLicenses(db: Db, principal: Principal, ref: string, input: license.IssueRequest) {
+/**
+ * Issue 32: a key without a licence is a free device. Only the realm's operator issues them (its own organization,
+ * CREATE devices there); every other organization activates the keys that come with a licence it holds (a dealer's
+ * devices product, issued and charged through the dealer area).
+ */
+export const UNLICENSED_KEYS_REFUSED =
+  "only the realm's operator issues activation keys without a licence: activate a key that came with a licence " +
+  '(your dealer issues licences of devices products)';
+
+const isForbidden = (error: unknown): error is HttpError =>
+  error instanceof HttpError && error.statusCode === 403;
+
+/** The organization once the caller may issue keys without a licence there (CREATE devices, as the realm's operator). */
+async function authorizeUnlicensedKeys(db: Db, principal: Principal, ref: string): Promise<OrganizationRow> {
   const org = await authorizeInOrganization(db, principal, ref, 'CREATE', 'devices');
+  try {
+    await authorizeAsRealmOperator(db, principal, 'CREATE', 'devices');
+  } catch (error) {
+    throw isForbidden(error) ? forbidden(UNLICENSED_KEYS_REFUSED) : error;
+  }
+  return org;
+}
+
+/** Whether the caller may issue keys without a licence in the organization, and why not (READ or CREATE devices). */
+export async function keyIssuing(db: Db, principal: Principal, ref: string): Promise<license.KeyIssuing> {
+  await authorizeAny(db, principal, ref, [
+    ['CREATE', 'devices'],
+    ['READ', 'devices'],
+  ]);
+  try {
+    await authorizeUnlicensedKeys(db, principal, ref);
+    return { mayIssue: true, reason: null };
+  } catch (error) {
+    if (isForbidden(error)) return { mayIssue: false, reason: error.message };
+    throw error;
+  }
+}
+
+/** New AVAILABLE device licences with fresh keys and no licence behind them: the realm's operator only. */
+export async function issueLicenses(db: Db, principal: Principal, ref: string, input: license.IssueRequest) {
+  const org = await authorizeUnlicensedKeys(db, principal, ref);
   const vpn = input.vpn ?? false;
   const rows = await insertWithFreshKeys(db, org.id, input.count, vpn);
   await recordAudit(db, principal, {

@@ -3,6 +3,7 @@ import { answer, bearer, licenseClient, mappingsClient } from '../../shared/http
 
 const LICENSES = '/svc/license/api/v1/organizations/{org}/deviceLicenses';
 const LICENSE_OF_KEY = '/svc/license/api/v1/organizations/{org}/deviceLicenses/device';
+const KEY_ISSUING = '/svc/license/api/v1/organizations/{org}/deviceLicenses/issuing';
 const ACTIVATE = '/svc/license/api/v1/organizations/{org}/deviceLicenses/activate';
 const ACTIVATE_VPN = '/svc/license/api/v1/organizations/{org}/deviceLicenses/vpn/activate';
 const PRESETS = '/svc/mappings/api/v1/organizations/{org}/presets';
@@ -34,7 +35,21 @@ export function fetchLicenseOfKey(
   );
 }
 
-/** One new AVAILABLE licence of the organization; answers its activation key. */
+/**
+ * Whether the caller may issue keys without a licence here: only the realm's operator may; everyone else activates the
+ * keys that come with a licence.
+ */
+export function fetchKeyIssuing(
+  token: string,
+  org: string,
+  signal?: AbortSignal,
+): Promise<{ mayIssue: boolean }> {
+  return answer(
+    licenseClient.GET(KEY_ISSUING, { params: { path: { org } }, headers: bearer(token), signal }),
+  );
+}
+
+/** One new AVAILABLE licence of the organization; answers its activation key (403 unless the realm's operator). */
 export async function issueActivationKey(token: string, org: string, vpn = false): Promise<string> {
   const issued = await answer(
     licenseClient.POST(LICENSES, {

@@ -7,7 +7,7 @@ import { recordAudit } from '../../audit/service.ts';
 import { MAX_ORGANIZATION_DEPTH } from '../../core/organizations/admin-store.ts';
 import { addDefaultRoles, createOrganization } from '../../core/organizations/provisioning.ts';
 import { authorizeInOrganization } from '../../core/organizations/service.ts';
-import { findOrganization, type OrganizationRow } from '../../core/organizations/store.ts';
+import { findOrganization, type OrganizationRow, realmOwnerId } from '../../core/organizations/store.ts';
 import * as lifecycle from '../licenses/lifecycle.ts';
 import { announceAll, auditLicense, type LicenseDeps, renewOf, setAutorenewOf } from '../licenses/service.ts';
 import * as licenseStore from '../licenses/store.ts';
@@ -256,6 +256,19 @@ export async function revokeIssued(deps: LicenseDeps, principal: Principal, ref:
   return lifecycle.licenseAnswer(db, id);
 }
 
+export const MAKES_NO_DEALERS =
+  "only the realm's operator or a dealer makes an organization a dealer: a dealer issues licences and their " +
+  'activation keys';
+
+/**
+ * Issue 32: a dealer's licences bring activation keys (also at price 0), so the dealer flag is the operator's to
+ * grant, directly or through the dealers it made; a tenant cannot make its own sub-organization a dealer and mint
+ * free devices through it.
+ */
+async function makesDealers(db: Db, org: OrganizationRow): Promise<boolean> {
+  return org.dealer || org.id === (await realmOwnerId(db, org.realm));
+}
+
 function toAccount(row: OrganizationRow): licenseProducts.Account {
   return {
     organizationId: row.id,
@@ -273,7 +286,7 @@ export async function getAccount(db: Db, principal: Principal, ref: string) {
 /**
  * Sets dealer / hasOwnResources / inAppPurchases of `ref` from an ANCESTOR organization `by` (UPDATE organizations
  * there, with `by`'s permission token). `ref` must lie below `by`; an organization outside answers 404, and no
- * organization can change its own flags.
+ * organization can change its own flags. Only the realm's operator or a dealer makes another organization a dealer.
  */
 export async function updateAccount(
   db: Db,
@@ -290,6 +303,9 @@ export async function updateAccount(
   }
   const chain = await ancestry(db, target);
   if (!chain.some((row) => row.id === ancestor.id)) throw notFound(`organization '${ref}' not found`);
+  if (input.dealer === true && !target.dealer && !(await makesDealers(db, ancestor))) {
+    throw forbidden(MAKES_NO_DEALERS);
+  }
   const updated = await store.updateAccount(db, target.id, input);
   if (!updated) throw notFound(`organization '${ref}' not found`);
   const detail = {

@@ -1,19 +1,23 @@
 import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../../app/use-organization-api.ts';
 import { describeError } from '../../../shared/http/describe.ts';
+import { hasStatus } from '../../../shared/http/errors.ts';
 import { keyFailure, licenceProblem, normalizeKey } from '../activation.ts';
-import { type DeviceLicense, fetchLicenseOfKey, issueActivationKey } from '../api.ts';
+import { type DeviceLicense, fetchKeyIssuing, fetchLicenseOfKey, issueActivationKey } from '../api.ts';
 
 type Props = {
   initialKey: string;
   onFound: (licence: DeviceLicense) => void;
 };
 
-/** Step 1: the activation key, checked against the organization's licences; a new key can be issued here. */
+/**
+ * Step 1: the activation key, checked against the organization's licences. The realm's operator can also issue a key
+ * without a licence here (the server says who may); everyone else uses the keys of their licences.
+ */
 export function KeyStep({ initialKey, onFound }: Props) {
   const { t } = useTranslation();
   const { organization, ability, token } = useOrganizationApi();
@@ -45,6 +49,14 @@ export function KeyStep({ initialKey, onFound }: Props) {
     onError: (error) => form.setError('activationKey', { message: keyFailure(t, error) }),
   });
 
+  const mayCreate = ability.can('CREATE', 'devices');
+  const issuing = useQuery({
+    queryKey: ['walkthrough', 'key-issuing', organization.id],
+    queryFn: async ({ signal }) => fetchKeyIssuing(await token(), organization.id, signal),
+    enabled: mayCreate,
+    staleTime: 5 * 60_000,
+  });
+
   const generate = useMutation({
     mutationFn: async () => issueActivationKey(await token(), organization.id),
     onSuccess: (key) => {
@@ -54,6 +66,11 @@ export function KeyStep({ initialKey, onFound }: Props) {
       input.current?.focus();
     },
   });
+
+  // A refusal (the server decides) hides the button: keys without a licence are the realm operator's.
+  const refused = generate.isError && hasStatus(generate.error, 403);
+  const offerGenerate = mayCreate && issuing.data?.mayIssue === true && !refused;
+  const licensedOnly = mayCreate && (issuing.data?.mayIssue === false || refused);
 
   return (
     <form
@@ -91,11 +108,11 @@ export function KeyStep({ initialKey, onFound }: Props) {
         )}
         {generate.isError && (
           <Alert color="red" title={t('walkthrough.key.generateFailed')}>
-            {describeError(t, generate.error)}
+            {refused ? t('walkthrough.key.generateRefused') : describeError(t, generate.error)}
           </Alert>
         )}
         <Group justify="space-between" align="flex-end" gap="sm">
-          {ability.can('CREATE', 'devices') ? (
+          {offerGenerate ? (
             <Stack gap={4}>
               <Text size="xs" c="dimmed">
                 {t('walkthrough.key.generateHint')}
@@ -109,6 +126,10 @@ export function KeyStep({ initialKey, onFound }: Props) {
                 {t('walkthrough.key.generate')}
               </Button>
             </Stack>
+          ) : licensedOnly ? (
+            <Text size="xs" c="dimmed" maw={320} data-testid="walkthrough-key-licensed-only">
+              {t('walkthrough.key.licensedOnly')}
+            </Text>
           ) : (
             <span />
           )}
