@@ -78,6 +78,9 @@ test("an administrator invites another organization's user, who accepts in the s
   await expect(page.getByTestId('account-not-managed')).toContainText('also belongs to another organization');
   await expect(page.getByTestId('user-details-form').getByLabel('E-mail')).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Send password-change e-mail' })).toHaveCount(0);
+  await page.getByTestId('user-drawer').getByRole('tab', { name: 'Security policies' }).click();
+  await expect(page.getByTestId('policies-not-managed')).toBeVisible();
+  await expect(page.getByRole('combobox', { name: 'Add security policy groups' })).toHaveCount(0);
 
   expect(errors).toEqual([]);
   expect(adaErrors).toEqual([]);

@@ -16,7 +16,9 @@ export function UserSecurityPolicies({ user }: { user: User }) {
   const queryClient = useQueryClient();
   const canUpdate = ability.can('UPDATE', 'users');
   // The catalogue of policy groups is an organization setting: listing it needs READ on organizations.
-  const canPick = canUpdate && ability.can('READ', 'organizations');
+  // A policy restricts the account's one sign-in to every organization: only an account this organization manages
+  // gets new ones (the server refuses the others with 403); removing this organization's own stays possible.
+  const canPick = canUpdate && ability.can('READ', 'organizations') && user.accountManaged;
   const [picked, setPicked] = useState<string[]>([]);
   const queryKey = ['iam-users', organization.id, 'policies', user.id];
 
@@ -81,6 +83,11 @@ export function UserSecurityPolicies({ user }: { user: User }) {
       <Text size="sm" c="dimmed">
         {t('iamUsers.policies.hint')}
       </Text>
+      {!user.accountManaged && canUpdate && (
+        <Text size="sm" data-testid="policies-not-managed">
+          {t('iamUsers.policies.notManaged')}
+        </Text>
+      )}
       {assigned.data.length === 0 ? (
         <Text size="sm" data-testid="user-policies-empty">
           {t('iamUsers.policies.empty')}

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caller } from '../../../../test/support/calls.ts';
 import { PASSWORD, seedTenants, userWithRole } from '../../../../test/support/fixtures.ts';
@@ -10,6 +10,7 @@ import {
   groupMembers,
   memberships,
   organizationInvitations,
+  organizationLimits,
   roles,
   securityPolicies,
   userGroups,
@@ -282,6 +283,31 @@ describe("the invited account's owner", () => {
     expect(rows).toEqual([]);
   });
 
+  it("stays pending when the organization's users limit is reached by the time it is accepted", async () => {
+    const { db } = server.database;
+    const late = await memberOfA('late.joiner@acme-a.test');
+    const { id } = (await call('POST', users$(tenants.orgB.id), rptB, { email: late.email })).json();
+    const [members] = await db
+      .select({ value: count() })
+      .from(memberships)
+      .where(eq(memberships.organizationId, tenants.orgB.id));
+    await db
+      .insert(organizationLimits)
+      .values({ organizationId: tenants.orgB.id, limits: { users: members?.value } });
+    try {
+      const token = await loginToken(late.email);
+      const refused = await call('POST', `${MINE}/${id}/accept`, token);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().message).toContain('limit');
+      expect(await isMember(tenants.orgB.id, late.id)).toBe(false);
+      expect((await call('GET', MINE, token)).json()).toEqual([expect.objectContaining({ id })]);
+      const another = await call('POST', users$(tenants.orgB.id), rptB, { email: 'nobody.yet@acme-b.test' });
+      expect(another.statusCode).toBe(409);
+    } finally {
+      await db.delete(organizationLimits).where(eq(organizationLimits.organizationId, tenants.orgB.id));
+    }
+  });
+
   it('cannot be answered, nor the account changed, with a personal API key', async () => {
     const keyed = await memberOfA('keyed@acme-a.test');
     const created = await call('POST', `/svc/core/api/v1/organizations/${tenants.orgA.id}/apiKeys`, rptA, {
@@ -332,8 +358,8 @@ describe('an account of two organizations', () => {
     expect(await stored(shared.id)).toEqual(before);
     expect(await loginToken(shared.email)).toBeTruthy();
 
-    // Organization-local things stay allowed: groups, security policies, and removing the membership (the account
-    // stays, A's).
+    // Organization-local things stay allowed: groups, and removing the membership (the account stays, A's). A
+    // sign-in policy is not organization-local (it restricts the one sign-in to every organization): refused.
     const { db } = server.database;
     const [group] = await db
       .insert(userGroups)
@@ -341,7 +367,11 @@ describe('an account of two organizations', () => {
       .returning();
     const [policy] = await db
       .insert(securityPolicies)
-      .values({ organizationId: tenants.orgB.id, name: 'B office' })
+      .values({
+        organizationId: tenants.orgB.id,
+        name: 'B office only',
+        rules: { allowedIpRanges: ['203.0.113.0/24'], requireTotp: false, maxSessionMinutes: 0 },
+      })
       .returning();
     const joined = await call(
       'POST',
@@ -349,12 +379,12 @@ describe('an account of two organizations', () => {
       rptB,
     );
     expect(joined.statusCode).toBe(200);
-    const policed = await call(
-      'POST',
-      `${users$(tenants.orgB.id)}/${shared.id}/securityPolicies/${policy?.id}`,
-      rptB,
-    );
-    expect(policed.statusCode).toBe(200);
+    const policies = `${users$(tenants.orgB.id)}/${shared.id}/securityPolicies`;
+    const restricted = await call('POST', `${policies}/${policy?.id}`, rptB);
+    expect(restricted.statusCode).toBe(403);
+    expect(restricted.json().message).toContain('sign-in');
+    expect((await call('GET', policies, rptB)).json()).toEqual([]);
+    expect(await loginToken(shared.email)).toBeTruthy();
     expect((await call('DELETE', `${users$(tenants.orgB.id)}/${shared.id}`, rptB)).statusCode).toBe(204);
     expect(await stored(shared.id)).toBeDefined();
     expect(await isMember(tenants.orgA.id, shared.id)).toBe(true);

@@ -85,17 +85,22 @@ async function itemsOf(db: Db, org: Organization, accounts: store.AccountRow[]) 
 
 /**
  * Issue 32 (F1), who owns an account: accounts are realm-wide, organizations are tenants. An organization's
- * administrators change an account's e-mail, password, names, language or enabled state only while it belongs to
- * no organization outside their own (and its sub-organizations). An account that also belongs to an unrelated
- * organization is its owner's alone: they manage it themselves (account page, set-password link), as in Keycloak,
- * where only realm administrators manage credentials. Roles, groups, policies and the membership stay each
- * organization's own.
+ * administrators change an account's e-mail, password, names, language or enabled state, and give it sign-in
+ * policies (they govern the realm-wide sign-in), only while it belongs to no organization outside their own (and its
+ * sub-organizations). An account that also belongs to an unrelated organization is its owner's alone: they manage it
+ * themselves (account page, set-password link), as in Keycloak, where only realm administrators manage credentials.
+ * Roles, groups, API keys and the membership stay each organization's own.
  */
-async function assertManagesAccount(db: Db, org: Organization, account: store.AccountRow): Promise<void> {
+async function assertManagesAccount(
+  db: Db,
+  org: Organization,
+  account: store.AccountRow,
+  what: string,
+): Promise<void> {
   const shared = await store.membersElsewhere(db, [account.id], await subtreeOf(db, org));
   if (shared.length > 0) {
     throw forbidden(
-      `user '${account.id}' also belongs to another organization: only its owner changes its e-mail, password, names, language or enabled state; roles, groups and the membership here can still be changed`,
+      `user '${account.id}' also belongs to another organization: only its owner ${what}; roles, groups and the membership here can still be changed`,
     );
   }
 }
@@ -210,13 +215,13 @@ export async function inviteUser(
   if (existing && (await store.isMember(db, org.id, existing.id))) {
     throw conflict(`email: '${email}' is already a member of this organization`);
   }
+  await assertWithinLimit(db, org.id, 'users');
   if (existing) {
     return {
       status: 202,
       body: await inviteAccount(context, principal, org, existing, { roleIds, groupIds }),
     };
   }
-  await assertWithinLimit(db, org.id, 'users');
   let account: store.AccountRow;
   try {
     account = await db.transaction(async (tx) => {
@@ -295,7 +300,12 @@ export async function updateUser(
   }
   const changes = accountChanges(account, input);
   if (Object.keys(changes).length > 0 || input.password !== undefined || input.passwordChangeInvitation) {
-    await assertManagesAccount(db, org, account);
+    await assertManagesAccount(
+      db,
+      org,
+      account,
+      'changes its e-mail, password, names, language or enabled state',
+    );
   }
   if (changes.email && (await store.findAccountByEmail(db, account.realm, changes.email))) {
     throw conflict(`email: another account of this realm already uses '${changes.email}'`);
@@ -430,8 +440,11 @@ export async function changeUserSecurityPolicies(
   const known = await store.policiesInOrganization(db, org.id, ids);
   const missing = ids.find((candidate) => !known.some((policy) => policy.id === candidate));
   if (missing) throw notFound(`ids: security policy '${missing}' not found in this organization`);
-  if (change === 'assign') await store.assignPolicies(db, account.id, ids);
-  else await store.unassignPolicies(db, account.id, ids);
+  if (change === 'assign') {
+    // A policy restricts the account's sign-in everywhere (address ranges, second factor), not only here.
+    await assertManagesAccount(db, org, account, "restricts its sign-in, which is every organization's");
+    await store.assignPolicies(db, account.id, ids);
+  } else await store.unassignPolicies(db, account.id, ids);
   await recordAudit(db, principal, {
     organizationId: org.id,
     action: change === 'assign' ? 'users.assignSecurityPolicies' : 'users.unassignSecurityPolicies',
