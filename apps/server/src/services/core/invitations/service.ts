@@ -75,7 +75,8 @@ export async function inviteAccount(
   const created = await store.insertInvitation(db, {
     organizationId: org.id,
     userId: account.id,
-    invitedBy: principal.userId,
+    // The inviter's account may be gone while their token still lives: then nobody is named.
+    invitedBy: (await findAccount(db, principal.realm, principal.userId))?.id ?? null,
     ...assignments,
   });
   if (!created) throw conflict(`email: '${account.email}' is already invited to this organization`);
