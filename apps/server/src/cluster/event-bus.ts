@@ -121,7 +121,7 @@ export class InProcessEventBus implements EventBus {
   async publish(channel: string, payload: string): Promise<void> {
     checkChannel(channel);
     checkPayload(payload);
-    queueMicrotask(() => this.#subscribers.deliver(channel, payload));
+    setImmediate(() => this.#subscribers.deliver(channel, payload));
   }
 
   subscribe(channel: string, handler: (payload: string) => unknown, missed?: () => unknown): () => void {

@@ -13,6 +13,8 @@ import {
 /** The first wait before connecting again after the LISTEN connection dropped; it doubles up to RETRY_MAX_MS. */
 const RETRY_FIRST_MS = 100;
 const RETRY_MAX_MS = 5_000;
+/** The `application_name` of the LISTEN connections. */
+export const LISTENER_NAME = 'edgeport event bus';
 
 /**
  * The cluster's bus: PostgreSQL's LISTEN/NOTIFY on the database every instance already uses. One dedicated connection
@@ -85,7 +87,12 @@ export class PostgresEventBus implements EventBus {
 
   /** Connects and LISTENs to every subscribed channel (again, after a drop). */
   async #open(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.#connectionString, keepAlive: true });
+    const client = new pg.Client({
+      connectionString: this.#connectionString,
+      keepAlive: true,
+      // How an operator finds the bus's connections in pg_stat_activity.
+      application_name: LISTENER_NAME,
+    });
     client.on('notification', (message) => this.#subscribers.deliver(message.channel, message.payload ?? ''));
     client.on('error', (error) => this.#lost(client, error));
     client.on('end', () => this.#lost(client, new Error('the connection ended')));

@@ -1,6 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alarms, telemetry, triggerRules } from '../../src/db/schema.ts';
+import { LISTENER_NAME } from '../../src/cluster/postgres-event-bus.ts';
+import { alarmRules, alarms, telemetry, triggerRules } from '../../src/db/schema.ts';
 import { caller } from '../support/calls.ts';
 import { activatedDevice, testPreset } from '../support/devices.ts';
 import { seedTenants } from '../support/fixtures.ts';
@@ -146,6 +147,46 @@ describe.runIf(process.env.TEST_DATABASE_URL)('invalidations between two instanc
         await onB(device, { LineSpeed: 11 });
         return (await stored()) === count;
       }, WITHIN_1_S)
+      .toBe(true);
+  });
+
+  it('after its LISTEN connection was killed, B reconnects and reloads what it may have missed', async () => {
+    const created = await callA('POST', `/svc/alarms/api/v1/rules?organization=${tenants.orgA.id}`, {
+      name: 'Too hot',
+      deviceId,
+      condition: { kind: 'threshold', path: '/motor/temperature', operator: '>', value: 80 },
+      severity: 'MINOR',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const ruleId: string = created.json().id;
+    const raised = async () =>
+      (await first.database.db.select().from(alarms).where(eq(alarms.ruleId, ruleId))).length;
+    await expect
+      .poll(async () => {
+        await onB(deviceId, { MotorTemp: 900 });
+        return raised();
+      }, WITHIN_1_S)
+      .toBe(1);
+    await onB(deviceId, { MotorTemp: 200 });
+    // A change whose message no instance hears: as if it was sent while the connections were down.
+    await first.database.db.update(alarmRules).set({ enabled: false }).where(eq(alarmRules.id, ruleId));
+    const listeners = await first.database.db
+      .select({ pid: sql<number>`pid` })
+      .from(sql`pg_stat_activity`)
+      .where(sql`datname = current_database() and application_name = ${LISTENER_NAME}`);
+    expect(listeners).toHaveLength(2);
+    for (const { pid } of listeners)
+      await first.database.db.execute(sql`select pg_terminate_backend(${pid})`);
+    await expect
+      .poll(
+        async () => {
+          const before = await raised();
+          await onB(deviceId, { MotorTemp: 900 });
+          await onB(deviceId, { MotorTemp: 200 });
+          return (await raised()) === before;
+        },
+        { timeout: 3_000, interval: 50 },
+      )
       .toBe(true);
   });
 
