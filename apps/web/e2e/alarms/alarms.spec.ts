@@ -2,7 +2,7 @@ import { expect, type Locator, type Page, test } from '@playwright/test';
 import { collectConsoleErrors } from '../support/browser.ts';
 import { mosquittoPub as publish } from '../support/mqtt.ts';
 import { expectRoute, signInAs } from '../support/portal.ts';
-import { startReceiver, startSmtp } from '../support/receivers.ts';
+import { startSmtp } from '../support/receivers.ts';
 import { type Permission, PORTAL_ACCESS, seedTenant, type TenantFixture } from '../support/seed.ts';
 
 const OPERATOR: Permission[] = [
@@ -59,10 +59,10 @@ test('a threshold crossed over MQTT raises an alarm live; the operator acknowled
 }) => {
   test.setTimeout(120_000);
   const errors = collectConsoleErrors(page);
-  // On call: a real SMTP server and a local webhook receiver, told of every step by a notification rule.
+  // On call: a real SMTP server, told of every step by a notification rule. (Webhooks cannot reach a local receiver:
+  // the SSRF guard refuses loopback whatever is allowed; the server's delivery tests cover them.)
   const smtp = await startSmtp();
-  const receiver = await startReceiver();
-  running.push(smtp, receiver);
+  running.push(smtp);
   const tenant = await seedTenant(page.request, {
     ...boilerPlant([{ key: 'operator', memberships: [{ org: 'org', permissions: OPERATOR }] }]),
     notifications: [
@@ -71,10 +71,8 @@ test('a threshold crossed over MQTT raises an alarm live; the operator acknowled
         name: 'Boiler on call',
         alarmEvents: ['RAISED', 'ACKNOWLEDGED', 'RESET', 'CONDITION_CLEARED'],
         emails: ['oncall@boiler.test'],
-        webhooks: [`http://127.0.0.1:${receiver.port}/boiler`],
       },
     ],
-    notificationSettings: [{ org: 'org', allowedWebhookHosts: [`127.0.0.1:${receiver.port}`] }],
   });
   const boiler = tenant.telemetryDevices['Boiler 1'];
   if (!boiler?.password) throw new Error('the fixture issued no credentials');
@@ -131,18 +129,10 @@ test('a threshold crossed over MQTT raises an alarm live; the operator acknowled
   await expect(badge(page)).toHaveAttribute('data-count', '1');
   await expect(badge(page)).toHaveAttribute('data-severity', 'CRITICAL');
   await expect(page.getByTestId('severity-count-CRITICAL')).toHaveAttribute('data-count', '1');
-  // The on-call address gets the e-mail through the SMTP server, the receiver the webhook.
+  // The on-call address gets the e-mail through the SMTP server.
   await expect.poll(() => smtp.received.length, { timeout: 10_000 }).toBeGreaterThan(0);
   expect(smtp.received[0]?.to).toEqual(['oncall@boiler.test']);
   expect(smtp.received[0]?.data).toContain('Boiler too hot');
-  await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBeGreaterThan(0);
-  const raised = JSON.parse(receiver.received[0]?.body ?? '{}') as {
-    event?: string;
-    alarm?: { severity?: string };
-  };
-  expect(receiver.received[0]?.path).toBe('/boiler');
-  expect(raised.event).toBe('RAISED');
-  expect(raised.alarm?.severity).toBe('CRITICAL');
 
   // Acknowledge it (the selection, confirmed), then reset it.
   await expect(page.getByTestId('alarm-action-ack')).toBeDisabled();
@@ -186,11 +176,7 @@ test('a threshold crossed over MQTT raises an alarm live; the operator acknowled
   ]);
   await expect(drawer.getByTestId('alarm-history')).toContainText('Value: 95.5');
   await expect(drawer.getByTestId('alarm-history')).toContainText(tenant.users.operator?.email ?? '');
-  // Every notified step reached both channels: raised, acknowledged, reset, condition cleared.
-  const events = () => receiver.received.map((hook) => (JSON.parse(hook.body) as { event: string }).event);
-  await expect
-    .poll(events, { timeout: 10_000 })
-    .toEqual(['RAISED', 'ACKNOWLEDGED', 'RESET', 'CONDITION_CLEARED']);
+  // Every notified step reached the on-call address: raised, acknowledged, reset, condition cleared.
   await expect.poll(() => smtp.received.length, { timeout: 10_000 }).toBe(4);
   expect(errors).toEqual([]);
 });

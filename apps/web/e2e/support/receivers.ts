@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { e2eSmtpPort } from './environment.ts';
 
@@ -53,43 +51,4 @@ async function listenWhenFree(smtp: SMTPServer): Promise<void> {
     if (failure.code !== 'EADDRINUSE' || Date.now() > deadline) throw failure;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-}
-
-export type Hook = { path: string; headers: Record<string, string | string[] | undefined>; body: string };
-
-/** A free local port (taken and given back at once): the address of a webhook receiver that is not up yet. */
-export async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
-/** A local HTTP receiver for webhooks on `port`: answers 204 and keeps every request. */
-export async function startReceiver(port = 0) {
-  const received: Hook[] = [];
-  const server: Server = createServer((request, response) => {
-    let body = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => {
-      body += chunk;
-    });
-    request.on('end', () => {
-      received.push({ path: request.url ?? '', headers: request.headers, body });
-      response.statusCode = 204;
-      response.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  const { port: bound } = server.address() as AddressInfo;
-  return {
-    port: bound,
-    received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }
