@@ -181,6 +181,9 @@ export async function buildApp({
   await app.register(websocket, { options: { maxPayload: 256 * 1024 } });
   const ingest = await createIngest(database.db, app.log, config.mqttUrl, {
     maxPacketBytes: config.mqttMaxPacketBytes,
+    dynsec: config.mqttDynsec,
+    instanceId: config.instanceId,
+    dataDir: config.dataDir,
   });
   app.get('/mqtt', { websocket: true, schema: { hide: true } }, (socket) => {
     ingest.handle(createWebSocketStream(socket));

@@ -42,6 +42,16 @@ export type Config = {
   webhookAllowedPrivateHosts: string[];
   /** Largest MQTT packet accepted, before authentication too (MQTT_MAX_PACKET_BYTES, default 256 KiB). */
   mqttMaxPacketBytes: number;
+  /**
+   * Edgeport manages each device's client and topic rights on the external broker through Mosquitto's
+   * dynamic-security API (MQTT_DYNSEC); MQTT_URL's user must then be a dynamic-security client with the admin role.
+   */
+  mqttDynsec: boolean;
+  /**
+   * This instance's fixed name on the external broker (INSTANCE_ID): its consumers' client ids, so their persistent
+   * sessions survive a restart. Unset: an id made once and kept in `{DATA_DIR}/instance-id`.
+   */
+  instanceId: string | undefined;
 };
 
 export class ConfigError extends Error {}
@@ -121,6 +131,32 @@ function list(env: NodeJS.ProcessEnv, name: string): string[] {
     .filter((entry) => entry !== '');
 }
 
+/** INSTANCE_ID: part of MQTT client ids, so letters, digits, '-' and '_' only. */
+function instanceId(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = optional(env, 'INSTANCE_ID');
+  if (raw !== undefined && !/^[A-Za-z0-9_-]{1,40}$/.test(raw))
+    throw new ConfigError(`INSTANCE_ID must be 1 to 40 letters, digits, '-' or '_', got '${raw}'`);
+  return raw;
+}
+
+/** MQTT_DYNSEC needs MQTT_URL with the user name and password of the broker's dynamic-security admin client. */
+function mqttDynsec(env: NodeJS.ProcessEnv): boolean {
+  const enabled = flag(env, 'MQTT_DYNSEC', false);
+  if (!enabled) return false;
+  const url = optional(env, 'MQTT_URL');
+  if (!url) throw new ConfigError('MQTT_DYNSEC=true needs MQTT_URL (the external broker)');
+  let credentials = false;
+  try {
+    const parsed = new URL(url);
+    credentials = parsed.username !== '' && parsed.password !== '';
+  } catch {}
+  if (!credentials)
+    throw new ConfigError(
+      "MQTT_DYNSEC=true needs MQTT_URL with the dynamic-security admin's user name and password (mqtt://user:password@host:port)",
+    );
+  return true;
+}
+
 /** The environment, read once, typed. Every variable is listed in the README's configuration table. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 8080);
@@ -157,6 +193,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustedProxies: list(env, 'TRUSTED_PROXIES'),
     webhookAllowedPrivateHosts: list(env, 'WEBHOOK_ALLOWED_PRIVATE_HOSTS'),
     mqttMaxPacketBytes: bytes(env, 'MQTT_MAX_PACKET_BYTES', 256 * 1024),
+    mqttDynsec: mqttDynsec(env),
+    instanceId: instanceId(env),
   };
 }
 

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/index.ts';
-import { demoOrganizationId, startDemoDevices } from './demo/devices.ts';
+import { demoOrganizationId, startDemoDevices, startDemoDevicesOnOneInstance } from './demo/devices.ts';
 import { startDemoPlant } from './demo/plant.ts';
 import { loginLine, seedDemo } from './demo/seed.ts';
 import {
@@ -14,6 +14,7 @@ import {
 import { sweepRateLimitCounters } from './http/rate-limit-store.ts';
 import { sweepLoginFailures } from './identity/accounts.ts';
 import { sweepExpiredPayloads } from './identity/adapter.ts';
+import { deviceBrokerUrl } from './ingest/external-broker.ts';
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 const SHUTDOWN_GRACE_MS = 25_000;
@@ -74,9 +75,19 @@ async function main() {
       `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     );
   }
-  if (config.mqttPort > 0) {
+  if (config.mqttUrl) {
+    // The demo devices publish to the external broker, from one instance of a cluster.
+    if (config.demo)
+      stopDemoDevices = startDemoDevicesOnOneInstance(
+        database,
+        deviceBrokerUrl(config.mqttUrl),
+        app.alarms,
+        (error) => app.log.warn({ error }, 'demo devices failed'),
+      );
+  } else if (config.mqttPort > 0) {
     const mqttPort = await app.ingest.listen(config.mqttPort, config.host);
-    if (config.demo) stopDemoDevices = await startDemoDevices(database.db, mqttPort, app.alarms);
+    if (config.demo)
+      stopDemoDevices = await startDemoDevices(database.db, `mqtt://127.0.0.1:${mqttPort}`, app.alarms);
   }
   for (const login of logins) console.log(loginLine(login));
 }

@@ -1,6 +1,6 @@
 import { Fleet, PACKAGING_LINE_TAGS } from '@edgeport/device-sim';
-import { and, eq } from 'drizzle-orm';
-import type { Db } from '../db/index.ts';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Database, Db } from '../db/index.ts';
 import { devices, organizations } from '../db/schema.ts';
 import { seedDemoAlarmRules } from '../services/alarms/demo.ts';
 import type { AlarmEngine } from '../services/alarms/engine.ts';
@@ -23,6 +23,8 @@ const DEMO_DEVICES = [
 const DEMO_ACTIVATION_KEYS = 5;
 /** One message a second per device: enough to watch values move, light on a laptop. */
 const DEMO_RATE = 1;
+/** How often an instance of a cluster checks whether the one running the demo devices is gone. */
+const TAKE_OVER_EVERY_MS = 15_000;
 
 export async function demoOrganizationId(db: Db): Promise<string | undefined> {
   const [org] = await db
@@ -53,13 +55,14 @@ async function ensureDemoDevices(db: Db, organizationId: string) {
 }
 
 /**
- * `npm start` with the demo on: the demo organization's packaging lines connect to the embedded broker as real MQTT
- * clients and publish every second, so a newcomer sees live values at once. Their secrets are issued afresh on each
- * start (only hashes are stored); the demo alarm rules watch them. Answers the function that stops them.
+ * `npm start` with the demo on: the demo organization's packaging lines connect to the broker at `url` (the embedded
+ * one, or the external one of MQTT_URL) as real MQTT clients and publish every second, so a newcomer sees live values
+ * at once. Their secrets are issued afresh on each start (only hashes are stored); the demo alarm rules watch them.
+ * Answers the function that stops them.
  */
 export async function startDemoDevices(
   db: Db,
-  mqttPort: number,
+  url: string,
   alarms: AlarmEngine,
 ): Promise<() => Promise<void>> {
   const organizationId = await demoOrganizationId(db);
@@ -72,11 +75,60 @@ export async function startDemoDevices(
   for (const deviceId of ids)
     credentials.push({ deviceId, password: (await issueDeviceCredentials(db, deviceId)).password });
   const fleet = new Fleet({
-    url: `mqtt://127.0.0.1:${mqttPort}`,
+    url,
     devices: credentials,
     tags: PACKAGING_LINE_TAGS,
     rate: DEMO_RATE,
     qos: 1,
   });
   return () => fleet.stop();
+}
+
+/**
+ * The demo devices of a cluster, on one instance only: devices have one client id each, so two instances running
+ * them would push each other off the broker. On PostgreSQL the instance holding a transaction-level advisory lock
+ * runs them for as long as it lives; the others try again every few seconds and take over when it is gone (its
+ * connection, and with it the lock, ends). PGlite is one process's own: it just runs them. Answers the function that
+ * stops them (or the waiting).
+ */
+export function startDemoDevicesOnOneInstance(
+  database: Database,
+  url: string,
+  alarms: AlarmEngine,
+  onError: (error: unknown) => void,
+): () => Promise<void> {
+  if (database.kind === 'pglite') {
+    const started = startDemoDevices(database.db, url, alarms);
+    return async () => (await started)();
+  }
+  let stop: () => void = () => {};
+  const stopped = new Promise<void>((resolve) => {
+    stop = resolve;
+  });
+  let ending = false;
+  let holding: Promise<void> = Promise.resolve();
+  const attempt = () =>
+    database.db.transaction(async (tx) => {
+      const result = await tx.execute(
+        sql`select pg_try_advisory_xact_lock(hashtext('edgeport:demo-devices')) as locked`,
+      );
+      const rows = (result as unknown as { rows: { locked: boolean }[] }).rows;
+      if (ending || !rows[0]?.locked) return;
+      clearInterval(retry);
+      const stopDevices = await startDemoDevices(database.db, url, alarms);
+      await stopped;
+      await stopDevices();
+    });
+  const tryNow = () => {
+    holding = holding.then(attempt).catch(onError);
+  };
+  const retry = setInterval(tryNow, TAKE_OVER_EVERY_MS);
+  retry.unref();
+  tryNow();
+  return async () => {
+    ending = true;
+    clearInterval(retry);
+    stop();
+    await holding;
+  };
 }

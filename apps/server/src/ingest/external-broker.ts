@@ -1,37 +1,147 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
-import mqtt, { type MqttClient } from 'mqtt';
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import type { Db } from '../db/index.ts';
+import { BrokerDevices, ensureServerRole, INTERNAL_TOPIC_ROOT, SHARE_GROUP } from './broker-devices.ts';
 import type { ConnectionTracker } from './connections.ts';
+import { DynsecApi } from './dynsec.ts';
+import type { DeviceEvents } from './events.ts';
+import { LiveRelay } from './live-relay.ts';
 import type { IngestPipeline } from './pipeline.ts';
-import { parseDeviceTopic } from './topics.ts';
+import { parseDeviceTopic, TOPIC_ROOT } from './topics.ts';
 
 /** Consumers share the subscriptions: the broker spreads the devices' messages over them. */
 const CONSUMERS = 8;
-const SHARE_GROUP = 'edgeport';
+const RECONNECT_MS = 2000;
+const INSTANCE_ID_FILE = 'instance-id';
 
 export type ExternalBroker = {
+  /** Live events between the instances (see live-relay.ts). */
+  relay: LiveRelay;
   publish(topic: string, payload: string): Promise<void>;
   close(): Promise<void>;
 };
 
+export type ExternalBrokerOptions = {
+  url: string;
+  /** This instance's fixed name (INSTANCE_ID, else kept under DATA_DIR: `instanceIdOf`). */
+  instanceId: string;
+  /** MQTT_DYNSEC: manage the devices' clients through Mosquitto's dynamic-security API. */
+  dynsec: boolean;
+  db: Db;
+  events: DeviceEvents;
+  pipeline: IngestPipeline;
+  connections: ConnectionTracker;
+  log: FastifyBaseLogger;
+};
+
+/**
+ * INSTANCE_ID, or the id made on this instance's first start and kept in `{dataDir}/instance-id`: the same after
+ * every restart, different for every data directory (each instance of a cluster has its own).
+ */
+export async function instanceIdOf(configured: string | undefined, dataDir: string): Promise<string> {
+  if (configured) return configured;
+  const file = path.join(dataDir, INSTANCE_ID_FILE);
+  const kept = await readFile(file, 'utf8').then(
+    (text) => text.trim(),
+    () => '',
+  );
+  if (/^[A-Za-z0-9_-]{1,40}$/.test(kept)) return kept;
+  const made = randomBytes(6).toString('hex');
+  await mkdir(dataDir, { recursive: true });
+  await writeFile(file, `${made}\n`, { flag: 'wx' }).catch(async (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EEXIST') throw error;
+  });
+  // Another process starting on the same directory at the same moment wrote first: its id is the one.
+  return (await readFile(file, 'utf8')).trim();
+}
+
+/** The broker's address as devices reach it: MQTT_URL without the server's user name and password. */
+export function deviceBrokerUrl(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.protocol}//${parsed.host}`;
+}
+
+/** Connects and resolves at the first CONNACK; `prepare` runs before, so nothing a session resumes is missed. */
+async function connected(url: string, options: IClientOptions, prepare?: (client: MqttClient) => void) {
+  const client = mqtt.connect(url, { reconnectPeriod: RECONNECT_MS, ...options });
+  prepare?.(client);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const onConnect = () => {
+        client.off('error', onError);
+        resolve();
+      };
+      const onError = (error: Error) => {
+        client.off('connect', onConnect);
+        reject(error);
+      };
+      client.once('connect', onConnect);
+      client.once('error', onError);
+    });
+  } catch (error) {
+    await client.endAsync(true);
+    throw error;
+  }
+  return client;
+}
+
 /**
  * Consumes device data from an external broker (Mosquitto, EMQX) given by MQTT_URL, with MQTT shared subscriptions so
- * several server instances (and several consumers in one) split the load. A QoS 1 message is acknowledged to the
- * broker only after it is stored: mqtt.js sends the PUBACK when `handleMessage` calls back. mqtt.js handles one
- * message per connection at a time, hence several consumers. Authentication and topic ACLs are the broker's job
- * here (see docs/device-protocol.md); devices report their status on `devices/{id}/status`.
+ * several server instances (and several consumers in one) split the load. Each consumer has a fixed client id
+ * (`edgeport-{instance}-{n}`) and a persistent session (clean session off, QoS 1): while an instance is down or
+ * restarting, even killed, the broker keeps the messages routed to it and delivers them when it is back. A QoS 1
+ * message is acknowledged to the broker only after it is stored: mqtt.js sends the PUBACK when `handleMessage` calls
+ * back. mqtt.js handles one message per connection at a time, hence several consumers. One more connection (clean)
+ * sends set-points, relays live events between instances and, with MQTT_DYNSEC, manages the devices' clients.
+ * Devices report their status on `devices/{id}/status`.
  */
-export async function consumeExternalBroker(
-  url: string,
-  pipeline: IngestPipeline,
-  connections: ConnectionTracker,
-  log: FastifyBaseLogger,
-): Promise<ExternalBroker> {
-  const consumers: MqttClient[] = [];
-  for (let index = 0; index < CONSUMERS; index++) {
-    const client = await mqtt.connectAsync(url, {
-      clientId: `edgeport-ingest-${process.pid}-${index}-${Math.random().toString(36).slice(2, 8)}`,
-      reconnectPeriod: 2000,
+export async function connectExternalBroker(options: ExternalBrokerOptions): Promise<ExternalBroker> {
+  const { url, instanceId, log } = options;
+  const control = await connected(url, { clientId: `edgeport-${instanceId}-control`, clean: true });
+  control.on('error', (error) => log.warn({ error }, 'external broker connection error'));
+  let devices: BrokerDevices | undefined;
+  if (options.dynsec) {
+    const api = await DynsecApi.open(control);
+    const username = decodeURIComponent(new URL(url).username);
+    await ensureServerRole(api, username, async () => {
+      await Promise.race([
+        new Promise((resolve) => control.once('connect', resolve)),
+        delay(RECONNECT_MS * 5),
+      ]);
     });
+    devices = new BrokerDevices(api, options.db, log);
+  }
+  const relay = new LiveRelay(control, options.events, { root: INTERNAL_TOPIC_ROOT, instanceId, log });
+  const consumers: MqttClient[] = [];
+  try {
+    for (let index = 0; index < CONSUMERS; index++)
+      consumers.push(await consumer(options, `edgeport-${instanceId}-${index}`));
+    await devices?.start();
+  } catch (error) {
+    await Promise.all([...consumers, control].map((client) => client.endAsync(true)));
+    throw error;
+  }
+  return {
+    relay,
+    async publish(topic, payload) {
+      await control.publishAsync(topic, payload, { qos: 1 });
+    },
+    async close() {
+      relay.close();
+      await devices?.close();
+      // A normal disconnect keeps the sessions: what arrives until this instance is back waits for it on the broker.
+      await Promise.all([...consumers, control].map((client) => client.endAsync()));
+    },
+  };
+}
+
+async function consumer(options: ExternalBrokerOptions, clientId: string): Promise<MqttClient> {
+  const { pipeline, connections, log } = options;
+  const client = await connected(options.url, { clientId, clean: false }, (client) => {
     client.handleMessage = (packet, callback) => {
       const parsed = parseDeviceTopic(packet.topic);
       if (!parsed) return callback();
@@ -56,20 +166,12 @@ export async function consumeExternalBroker(
         },
       );
     };
-    client.on('error', (error) => log.warn({ error }, 'external broker connection error'));
-    await client.subscribeAsync(
-      [`$share/${SHARE_GROUP}/devices/+/data`, `$share/${SHARE_GROUP}/devices/+/status`],
-      { qos: 1 },
-    );
-    consumers.push(client);
-  }
-  const [publisher] = consumers;
-  return {
-    async publish(topic, payload) {
-      await publisher?.publishAsync(topic, payload, { qos: 1 });
-    },
-    async close() {
-      await Promise.all(consumers.map((client) => client.endAsync()));
-    },
-  };
+  });
+  client.on('error', (error) => log.warn({ error }, 'external broker connection error'));
+  // A resumed session has them already; subscribing again is harmless (and needed the first time).
+  await client.subscribeAsync(
+    [`$share/${SHARE_GROUP}/${TOPIC_ROOT}/+/data`, `$share/${SHARE_GROUP}/${TOPIC_ROOT}/+/status`],
+    { qos: 1 },
+  );
+  return client;
 }

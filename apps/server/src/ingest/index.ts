@@ -7,7 +7,8 @@ import type { Db } from '../db/index.ts';
 import { createBroker } from './broker.ts';
 import { ConnectionTracker } from './connections.ts';
 import { DeviceEvents } from './events.ts';
-import { consumeExternalBroker, type ExternalBroker } from './external-broker.ts';
+import { connectExternalBroker, type ExternalBroker, instanceIdOf } from './external-broker.ts';
+import type { LiveRelay } from './live-relay.ts';
 import type { DataValue } from './payload.ts';
 import { IngestPipeline } from './pipeline.ts';
 import * as store from './store.ts';
@@ -26,6 +27,11 @@ export type Ingest = {
   connections: ConnectionTracker;
   /** The embedded broker; undefined when device data comes from an external broker (MQTT_URL). */
   broker: Aedes | undefined;
+  /**
+   * With an external broker: live events to and from the other instances (the live feed shows what they produced
+   * too). Undefined with the embedded broker, whose one process produces every event itself.
+   */
+  relay: LiveRelay | undefined;
   /** Serves MQTT on a TCP port (0 picks a free one); answers the port. With an external broker: does nothing. */
   listen(port: number, host?: string): Promise<number>;
   /** Serves one MQTT connection over an already open stream (MQTT over WebSocket). */
@@ -38,12 +44,21 @@ export type Ingest = {
   close(): Promise<void>;
 };
 
-/** `maxPacketBytes`: MQTT_MAX_PACKET_BYTES, the largest packet the embedded broker accepts. */
+export type IngestOptions = {
+  /** MQTT_MAX_PACKET_BYTES, the largest packet the embedded broker accepts. */
+  maxPacketBytes: number;
+  /** MQTT_DYNSEC: the external broker's device clients are managed through its dynamic-security API. */
+  dynsec?: boolean;
+  /** INSTANCE_ID; unset, an id kept under `dataDir`. */
+  instanceId?: string;
+  dataDir?: string;
+};
+
 export async function createIngest(
   db: Db,
   log: FastifyBaseLogger,
   mqttUrl: string | undefined,
-  { maxPacketBytes }: { maxPacketBytes: number },
+  { maxPacketBytes, dynsec = false, instanceId, dataDir = '.' }: IngestOptions,
 ): Promise<Ingest> {
   // mqtt-packet (under aedes and mqtt.js alike) otherwise makes a two-byte Buffer for each of the 65,536 numbers on
   // the first packet it writes and keeps them for good: about 9 MB of the server's idle heap, to save one small
@@ -55,7 +70,16 @@ export async function createIngest(
   let broker: Aedes | undefined;
   let external: ExternalBroker | undefined;
   if (mqttUrl) {
-    external = await consumeExternalBroker(mqttUrl, pipeline, connections, log);
+    external = await connectExternalBroker({
+      url: mqttUrl,
+      instanceId: await instanceIdOf(instanceId, dataDir),
+      dynsec,
+      db,
+      events,
+      pipeline,
+      connections,
+      log,
+    });
   } else {
     // Nobody is connected to a broker that is only starting: what a previous run left ONLINE is stale.
     await store.markAllOffline(db, 'server restarted');
@@ -72,6 +96,7 @@ export async function createIngest(
     pipeline,
     connections,
     broker,
+    relay: external?.relay,
     listen(port, host) {
       const embedded = broker;
       if (!embedded) return Promise.resolve(0);

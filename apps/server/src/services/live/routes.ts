@@ -10,7 +10,7 @@ export async function liveRoutes(
   app: FastifyInstance,
   deps: { ingest: Ingest; db: Db; verifyToken: TokenVerifier },
 ) {
-  const hub = new LiveHub(deps.ingest.events);
+  const hub = new LiveHub(deps.ingest.events, deps.ingest.relay);
   app.get('/svc/live', { websocket: true, schema: { hide: true } }, (socket, request) => {
     const session = new LiveSession(socket, { ...deps, hub, host: request.headers.host });
     socket.on('message', (data, isBinary) => {

@@ -7,6 +7,7 @@ import { recordAudit } from '../audit/service.ts';
 import { toDevice } from '../core/devices/service.ts';
 import { aliasTaken, labelTaken } from '../core/devices/store.ts';
 import { authorizeInOrganization } from '../core/organizations/service.ts';
+import { announceRevocation } from '../license/device-credentials.ts';
 import { releaseUsage } from '../license/subscriptions/journal.ts';
 import { usablePreset } from './presets.ts';
 import { isUniqueViolation, scopeOf } from './service.ts';
@@ -181,6 +182,8 @@ export async function deleteDevice(
     if (!(await store.deleteDevice(tx, org.id, id))) throw notFound(`device '${id}' not found`);
   });
   await forget(id);
+  // Its credentials went with it: its broker connection (and an external broker's client of it) too.
+  announceRevocation(id);
   await recordAudit(db, principal, {
     organizationId: org.id,
     action: 'devices.delete',

@@ -7,7 +7,7 @@ import { recordAudit } from '../../audit/service.ts';
 import { authorizeInOrganization } from '../../core/organizations/service.ts';
 import type { OrganizationRow } from '../../core/organizations/store.ts';
 import type { PaymentProvider } from '../billing/payment-provider.ts';
-import { announceRevocation } from '../device-credentials.ts';
+import { announceLicenceRenewed, announceRevocation } from '../device-credentials.ts';
 import { normalizeLicenseCode } from '../keys.ts';
 import * as lifecycle from './lifecycle.ts';
 import * as store from './store.ts';
@@ -166,6 +166,7 @@ export async function renewOf(
   const charge = await lifecycle.inTransaction(deps.db, (tx) =>
     lifecycle.renewTerm(tx, deps.payments, view.id, deps.clock.now(), by),
   );
+  await announceLicenceRenewed(deps.db, view.id);
   const license = await lifecycle.licenseAnswer(deps.db, view.id);
   await auditLicense(deps.db, principal, auditOrganizationId, 'renew', view, {
     holderOrganizationId: view.organizationId,
