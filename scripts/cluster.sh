@@ -9,6 +9,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
 export PATH="$ROOT/node_modules/.bin:$PATH"
+# npm sets NODE to the node that runs npm itself (the machine's), and apps/server/start.sh runs "$NODE": the instances
+# must run on the project's Node 24, the one first on the PATH now.
+NODE="$(command -v node)"
+export NODE
 
 INSTANCES="${CLUSTER_INSTANCES:-2}"
 PORT="${CLUSTER_PORT:-9080}"
@@ -149,6 +153,15 @@ wait_ready() {
 
 AS_ROOT=false
 [ "$(id -u)" = 0 ] && AS_ROOT=true
+# As root, PostgreSQL, Mosquitto and nginx's workers run as their own users, which must reach their directories.
+reachable_by() { runuser -u "$1" -- test -x "$DIR"; }
+if $AS_ROOT; then
+  chmod o+x "$DIR"
+  for user in postgres mosquitto www-data; do
+    ! id "$user" >/dev/null 2>&1 || reachable_by "$user" ||
+      die "the $user user cannot reach $DIR (a parent directory is closed to others): set CLUSTER_DIR to another directory"
+  done
+fi
 
 SECRETS="$DIR/secrets.env"
 if [ ! -f "$SECRETS" ]; then
@@ -195,21 +208,8 @@ DATABASE_URL="postgres://postgres:$PG_PASSWORD@127.0.0.1:$PG_PORT/edgeport"
 MQ_DIR="$DIR/mosquitto"
 mkdir -p "$MQ_DIR"
 if [ ! -f "$MQ_DIR/dynamic-security.json" ]; then
+  # Only the admin client: the instances (MQTT_DYNSEC) give it the rights a server needs and manage the devices' clients.
   mosquitto_ctrl dynsec init "$MQ_DIR/dynamic-security.json" "$MQTT_ADMIN" "$MQTT_ADMIN_PASSWORD" >/dev/null
-  # The admin role may read every topic but publish only to $CONTROL: the instances also send set-points and their
-  # internal topics, so their client gets a role that may publish.
-  node -e '
-    const fs = require("node:fs");
-    const [file, admin] = process.argv.slice(1);
-    const config = JSON.parse(fs.readFileSync(file, "utf8"));
-    config.roles.push({
-      rolename: "edgeport-server",
-      textname: "Edgeport server instances",
-      acls: [{ acltype: "publishClientSend", topic: "#", allow: true }],
-    });
-    config.clients.find((client) => client.username === admin).roles.push({ rolename: "edgeport-server" });
-    fs.writeFileSync(file, JSON.stringify(config, null, 2));
-  ' "$MQ_DIR/dynamic-security.json" "$MQTT_ADMIN"
   chmod 600 "$MQ_DIR/dynamic-security.json"
 fi
 MQTT_PORT="$(spare_port)"
@@ -221,16 +221,21 @@ start_part mosquitto mosquitto -c "$MQ_DIR/mosquitto.conf"
 wait_ready mosquitto 30 port_busy "$MQTT_PORT"
 
 # --- the server instances -------------------------------------------------------------------------------------------
-for i in $(seq "$INSTANCES"); do
-  mkdir -p "$DIR/instance-$i"
-  start_part "instance-$i" env PORT="$(instance_port "$i")" HOST=127.0.0.1 DATA_DIR="$DIR/instance-$i" \
+start_instance() {
+  mkdir -p "$DIR/instance-$1"
+  start_part "instance-$1" env PORT="$(instance_port "$1")" HOST=127.0.0.1 DATA_DIR="$DIR/instance-$1" \
     DATABASE_URL="$DATABASE_URL" MQTT_URL="mqtt://$MQTT_ADMIN:$MQTT_ADMIN_PASSWORD@127.0.0.1:$MQTT_PORT" \
-    MQTT_DYNSEC=true INSTANCE_ID="instance-$i" MQTT_PORT=0 PUBLIC_PORT="$PORT" TRUSTED_PROXIES=127.0.0.1 \
+    MQTT_DYNSEC=true INSTANCE_ID="instance-$1" MQTT_PORT=0 PUBLIC_PORT="$PORT" TRUSTED_PROXIES=127.0.0.1 \
     EDGEPORT_DEMO="${EDGEPORT_DEMO:-true}" apps/server/start.sh
-done
-for i in $(seq "$INSTANCES"); do
-  wait_ready "instance-$i" 180 curl -fsS "http://127.0.0.1:$(instance_port "$i")/readyz"
-done
+}
+instance_ready() { wait_ready "instance-$1" 180 curl -fsS "http://127.0.0.1:$(instance_port "$1")/readyz"; }
+# The first instance alone, then the others together: the first start of a cluster migrates the database, seeds the
+# demo and gives the broker's admin client the server's rights once (changing a client's roles makes Mosquitto drop
+# that client's connections, those of instances starting at the same moment too).
+start_instance 1
+instance_ready 1
+for i in $(seq 2 "$INSTANCES"); do start_instance "$i"; done
+for i in $(seq 2 "$INSTANCES"); do instance_ready "$i"; done
 
 # --- nginx in front -------------------------------------------------------------------------------------------------
 NG_DIR="$DIR/nginx"
