@@ -123,13 +123,19 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityOpti
 
   app.post('/auth/realms/:realm/protocol/openid-connect/token', async (request, reply) => {
     const form = (request.body ?? {}) as Record<string, string | undefined>;
-    if (form.grant_type === UMA_GRANT_TYPE) return umaTicket(request, reply, form);
-    if (
-      form.grant_type === 'refresh_token' &&
-      form.refresh_token &&
-      (await endRefreshPastLifespan(db, form.refresh_token, clock.now()))
-    )
-      return reply.code(400).send(SESSION_TOO_OLD);
+    try {
+      if (form.grant_type === UMA_GRANT_TYPE) return await umaTicket(request, reply, form);
+      if (
+        form.grant_type === 'refresh_token' &&
+        form.refresh_token &&
+        (await endRefreshPastLifespan(db, form.refresh_token, clock.now()))
+      )
+        return reply.code(400).send(SESSION_TOO_OLD);
+    } catch (error) {
+      // Answered as oidc-provider answers its own unexpected failures: a bare server_error, the cause in the log.
+      app.log.error({ err: error, realm: realmOf(request).name }, 'identity server error');
+      return reply.code(500).send({ error: 'server_error', error_description: 'oops! something went wrong' });
+    }
     return passToProvider(request, reply);
   });
 
