@@ -42,6 +42,7 @@ import { limitsService } from './services/limits/routes.ts';
 import { liveRoutes } from './services/live/routes.ts';
 import { mappingsService } from './services/mappings/routes.ts';
 import { mountService, type ServiceDefinition } from './services/mount.ts';
+import type { WebhookNetwork } from './services/notifications/network.ts';
 import { Notifier } from './services/notifications/notifier.ts';
 import { notificationsService } from './services/notifications/routes.ts';
 import { platformService } from './services/platform/routes.ts';
@@ -96,6 +97,8 @@ export type AppOptions = {
   blobs?: BlobStore;
   /** Invalidations between instances; by default LISTEN/NOTIFY on PostgreSQL, in process on PGlite. */
   bus?: EventBus;
+  /** Where webhooks are checked against and connect through; by default this host's network. */
+  webhookNetwork?: WebhookNetwork;
 };
 
 export async function buildApp({
@@ -109,6 +112,7 @@ export async function buildApp({
     ? new DatabaseBlobStore(database.db)
     : new DirectoryBlobStore(path.join(config.dataDir, 'blobs')),
   bus: busOption,
+  webhookNetwork,
 }: AppOptions) {
   const schemas = lazySchemaCompilers();
   const app = Fastify({
@@ -191,7 +195,13 @@ export async function buildApp({
   const { db } = database;
   const bus = busOption ?? (await eventBusFor(database, app.log));
   const alarms = new AlarmEngine({ db, events: ingest.events, log: app.log, bus });
-  const notifier = new Notifier({ db, events: ingest.events, log: app.log, config });
+  const notifier = new Notifier({
+    db,
+    events: ingest.events,
+    log: app.log,
+    config,
+    network: webhookNetwork,
+  });
   const triggers = new TriggerEngine({ db, ingest, alarms, notifier, log: app.log, bus });
   await alarms.start();
   await notifier.start();

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyServerOptions } from 'fastify';
 import pg from 'pg';
-import { type App, buildApp } from '../../src/app.ts';
+import { type App, type AppOptions, buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { type Database, openDatabase } from '../../src/db/index.ts';
 import { pgliteTemplate } from './pglite-template.ts';
@@ -27,6 +27,7 @@ export const TEST_PORT = 8080;
 export async function startTestServer(
   overrides: Partial<Config> = {},
   logger: FastifyServerOptions['logger'] = false,
+  engines: Pick<AppOptions, 'webhookNetwork'> = {},
 ): Promise<TestServer> {
   // Files (dashboard assets) go to a directory of this server's own, never to the checkout's ./data.
   const ownDataDir = overrides.dataDir
@@ -51,7 +52,7 @@ export async function startTestServer(
     };
   }
   const database = await openDatabase(databaseUrl ? { databaseUrl } : { template: pgliteTemplate() });
-  const app = await buildApp({ config, database, logger });
+  const app = await buildApp({ config, database, logger, ...engines });
   await app.ready();
   return {
     app,

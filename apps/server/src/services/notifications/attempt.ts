@@ -1,7 +1,8 @@
 import type { Db } from '../../db/index.ts';
 import type { EmailSender } from './email.ts';
+import type { WebhookNetwork } from './network.ts';
 import { channelConfigOf } from './settings.ts';
-import { checkWebhookTarget, type Network } from './ssrf.ts';
+import { checkWebhookTarget } from './ssrf.ts';
 import * as store from './store.ts';
 import { postWebhook, SIGNATURE_HEADER, signatureOf, WEBHOOK_TIMEOUT_MS } from './webhook.ts';
 
@@ -12,8 +13,8 @@ export type AttemptDeps = {
   db: Db;
   sendEmail: EmailSender;
   baseDomain: string;
-  /** The network the SSRF guard checks targets against (name resolution, the server's own addresses). */
-  network: Network;
+  /** The network the SSRF guard checks targets against (name resolution, the server's own addresses) and connects through. */
+  network: WebhookNetwork;
   /** WEBHOOK_ALLOWED_PRIVATE_HOSTS. */
   privateHosts: readonly string[];
   webhookTimeoutMs?: number;
@@ -47,7 +48,13 @@ export async function attemptDelivery(row: store.DeliveryRow, deps: AttemptDeps)
   const headers: Record<string, string> = { 'x-edgeport-delivery': row.id };
   if (channel.webhookSecret) headers[SIGNATURE_HEADER] = signatureOf(body, channel.webhookSecret);
   try {
-    await postWebhook(check.target, body, headers, deps.webhookTimeoutMs ?? WEBHOOK_TIMEOUT_MS);
+    await postWebhook(
+      check.target,
+      body,
+      headers,
+      deps.webhookTimeoutMs ?? WEBHOOK_TIMEOUT_MS,
+      deps.network.connectLookup(check.target),
+    );
     return { ok: true };
   } catch (error) {
     return { ok: false, error: reasonOf(error), retry: true };

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { alarms } from '@edgeport/contract';
 import { and, eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caller } from '../../../test/support/calls.ts';
 import { seedTenants } from '../../../test/support/fixtures.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
@@ -21,6 +21,7 @@ import {
 import { DeviceEvents } from '../../ingest/events.ts';
 import { createDevice } from '../core/devices/provisioning.ts';
 import { addMember, createUser } from '../core/organizations/provisioning.ts';
+import { hostNetwork, type WebhookNetwork } from './network.ts';
 import { DAILY_LIMIT_REACHED, Notifier } from './notifier.ts';
 import { UNREACHABLE } from './webhook.ts';
 
@@ -29,35 +30,28 @@ import { UNREACHABLE } from './webhook.ts';
  * 203.0.113.80, the SSRF guard checks that address, and only the socket to it is pointed at the local receiver. Local
  * addresses themselves are never reachable by a webhook (guard.test.ts).
  */
-vi.mock('./network.ts', async (importOriginal) => {
-  const real = await importOriginal<typeof import('./network.ts')>();
-  const publicAddress = '203.0.113.80';
-  const local = (address: string) => (address === publicAddress ? '127.0.0.1' : address);
-  return {
-    ...real,
-    hostNetwork: {
-      ...real.hostNetwork,
-      resolve: async (host: string) =>
-        host === 'receiver.test'
-          ? [{ address: publicAddress, family: 4 as const }]
-          : real.hostNetwork.resolve(host),
-    },
-    checkedLookup: (target: Parameters<typeof real.checkedLookup>[0]) => {
-      const lookup = real.checkedLookup(target);
-      const redirected: typeof lookup = (hostname, options, callback) =>
-        lookup(hostname, options, (error, address, family) =>
-          callback(
-            error,
-            typeof address === 'string'
-              ? local(address)
-              : address.map((entry) => ({ ...entry, address: local(entry.address) })),
-            family,
-          ),
-        );
-      return redirected;
-    },
-  };
-});
+const PUBLIC_ADDRESS = '203.0.113.80';
+const toReceiver = (address: string) => (address === PUBLIC_ADDRESS ? '127.0.0.1' : address);
+
+/** This host's network, but `receiver.test` resolves to a public address whose connections reach the local receiver. */
+const receiverNetwork: WebhookNetwork = {
+  ...hostNetwork,
+  resolve: async (host) =>
+    host === 'receiver.test' ? [{ address: PUBLIC_ADDRESS, family: 4 }] : hostNetwork.resolve(host),
+  connectLookup(target) {
+    const lookup = hostNetwork.connectLookup(target);
+    return (hostname, options, callback) =>
+      lookup(hostname, options, (error, address, family) =>
+        callback(
+          error,
+          typeof address === 'string'
+            ? toReceiver(address)
+            : address.map((entry) => ({ ...entry, address: toReceiver(entry.address) })),
+          family,
+        ),
+      );
+  },
+};
 
 /*
  * End to end: alarm changes emitted on the device events become localized e-mail at a real SMTP server and signed
@@ -231,10 +225,11 @@ async function until<T>(probe: () => Promise<T | undefined>, what: string, timeo
 beforeAll(async () => {
   smtp = await startSmtp();
   receiver = await startReceiver();
-  server = await startTestServer({
-    smtpUrl: `smtp://127.0.0.1:${smtp.port}`,
-    notificationRetryDelaysMs: [40, 80],
-  });
+  server = await startTestServer(
+    { smtpUrl: `smtp://127.0.0.1:${smtp.port}`, notificationRetryDelaysMs: [40, 80] },
+    false,
+    { webhookNetwork: receiverNetwork },
+  );
   tenants = await seedTenants(server);
   call = caller(server);
   const { db } = server.database;

@@ -16,8 +16,11 @@ export function hostAddresses(): string[] {
   );
 }
 
-/** The network the SSRF guard checks webhook targets against: this host's. */
-export const hostNetwork: Network = { resolve: defaultResolver, ownAddresses: hostAddresses };
+/**
+ * What webhook delivery asks of the host: the guard's checks (`Network`) and the lookup a request to a checked target
+ * connects with. Injectable (buildApp's `webhookNetwork`) so a test can stand a local receiver in for a public host.
+ */
+export type WebhookNetwork = Network & { connectLookup(target: WebhookTarget): LookupFunction };
 
 /**
  * The lookup a webhook request connects with: it never resolves the host again (DNS rebinding) but hands the socket the
@@ -40,3 +43,10 @@ export function checkedLookup(target: WebhookTarget): LookupFunction {
     else callback(null, first.address, first.family);
   };
 }
+
+/** The network the SSRF guard checks webhook targets against, and connects through: this host's. */
+export const hostNetwork: WebhookNetwork = {
+  resolve: defaultResolver,
+  ownAddresses: hostAddresses,
+  connectLookup: checkedLookup,
+};

@@ -5,10 +5,10 @@ import type { AlarmChange, DeviceEvents } from '../../ingest/events.ts';
 import { consumeDaily } from '../limits/enforce.ts';
 import { attemptDelivery } from './attempt.ts';
 import { emailSender } from './email.ts';
-import { hostNetwork } from './network.ts';
+import { hostNetwork, type WebhookNetwork } from './network.ts';
 import { type PlanContext, planAlarmDeliveries, planTriggerDeliveries, planWebhookCall } from './planner.ts';
 import { channelConfigOf } from './settings.ts';
-import { type Network, type Resolver, webhookUrlRefusal } from './ssrf.ts';
+import { webhookUrlRefusal } from './ssrf.ts';
 import * as store from './store.ts';
 import { DeliveryWorker } from './worker.ts';
 
@@ -40,7 +40,7 @@ export class Notifier {
   private readonly config: NotifierConfig;
   private readonly email: ReturnType<typeof emailSender>;
   private readonly worker: DeliveryWorker;
-  private readonly network: Network;
+  private readonly network: WebhookNetwork;
   private readonly privateHosts: readonly string[];
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly onAlarm = (change: AlarmChange) => {
@@ -57,15 +57,15 @@ export class Notifier {
     events: DeviceEvents;
     log: FastifyBaseLogger;
     config: NotifierConfig;
-    /** Host name resolution for webhook targets (tests inject one). */
-    resolve?: Resolver;
+    /** Where webhooks are checked against and connect through; this host's by default (tests inject one). */
+    network?: WebhookNetwork;
   }) {
     this.db = deps.db;
     this.events = deps.events;
     this.log = deps.log;
     this.config = deps.config;
     this.email = emailSender(deps.db, deps.config.smtpUrl);
-    this.network = deps.resolve ? { ...hostNetwork, resolve: deps.resolve } : hostNetwork;
+    this.network = deps.network ?? hostNetwork;
     this.privateHosts = deps.config.webhookAllowedPrivateHosts ?? [];
     this.worker = new DeliveryWorker({
       db: deps.db,

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
+import type { LookupFunction } from 'node:net';
 import { checkedLookup } from './network.ts';
 import type { WebhookTarget } from './ssrf.ts';
 
@@ -27,6 +28,7 @@ export function postWebhook(
   body: string,
   headers: Record<string, string>,
   timeoutMs = WEBHOOK_TIMEOUT_MS,
+  lookup: LookupFunction = checkedLookup(target),
 ): Promise<void> {
   const { url } = target;
   const client = url.protocol === 'https:' ? https : http;
@@ -38,7 +40,7 @@ export function postWebhook(
         port: target.port,
         path: `${url.pathname}${url.search}`,
         method: 'POST',
-        lookup: checkedLookup(target),
+        lookup,
         agent: false,
         headers: {
           'content-type': 'application/json',
