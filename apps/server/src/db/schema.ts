@@ -1658,3 +1658,38 @@ export const rateLimitCounters = pgTable('rate_limit_counters', {
   hits: integer('hits').notNull(),
   windowEndsAt: timestamp('window_ends_at', { withTimezone: true }).notNull(),
 });
+
+/**
+ * The server instances of a cluster that are alive: each renews its row every few seconds. `internalUrl` is where
+ * other instances reach it (forwarded remote-access sessions); its partitions' share is counted from the live rows.
+ */
+export const clusterInstances = pgTable('cluster_instances', {
+  instanceId: text('instance_id').primaryKey(),
+  internalUrl: text('internal_url').notNull(),
+  heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull().defaultNow(),
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Which instance owns a device partition (devices hashed into a fixed number of partitions): the owner alone runs the
+ * alarm and trigger state of those devices, as ThingsBoard assigns Kafka partitions. A lease that is not renewed
+ * expires and another instance takes it.
+ */
+export const partitionLeases = pgTable('partition_leases', {
+  partition: integer('partition').primaryKey(),
+  instanceId: text('instance_id').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * Which instance holds a gateway's tunnel: sessions reaching another instance are forwarded to the holder, and the
+ * gateway is online while its lease is live. One row a gateway; the agent's new connection takes it over.
+ */
+export const gatewayLeases = pgTable('gateway_leases', {
+  gatewayId: uuid('gateway_id')
+    .primaryKey()
+    .references(() => gateways.id, { onDelete: 'cascade' }),
+  instanceId: text('instance_id').notNull(),
+  connectionId: text('connection_id').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
