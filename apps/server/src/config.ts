@@ -52,6 +52,11 @@ export type Config = {
    * sessions survive a restart. Unset: an id made once and kept in `{DATA_DIR}/instance-id`.
    */
   instanceId: string | undefined;
+  /**
+   * Where the other instances of a cluster reach this one (INTERNAL_URL), for forwarded remote-access sessions.
+   * Default `http://127.0.0.1:{PORT}`: right when every instance runs on one machine.
+   */
+  internalUrl: string;
 };
 
 export class ConfigError extends Error {}
@@ -131,6 +136,19 @@ function list(env: NodeJS.ProcessEnv, name: string): string[] {
     .filter((entry) => entry !== '');
 }
 
+/** INTERNAL_URL: an http(s) origin, nothing more. */
+function internalUrl(env: NodeJS.ProcessEnv, port: number): string {
+  const raw = optional(env, 'INTERNAL_URL');
+  if (raw === undefined) return `http://127.0.0.1:${port}`;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {}
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== raw.replace(/\/$/, ''))
+    throw new ConfigError(`INTERNAL_URL must be an http(s) origin like http://10.0.0.5:8080, got '${raw}'`);
+  return url.origin;
+}
+
 /** INSTANCE_ID: part of MQTT client ids, so letters, digits, '-' and '_' only. */
 function instanceId(env: NodeJS.ProcessEnv): string | undefined {
   const raw = optional(env, 'INSTANCE_ID');
@@ -195,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttMaxPacketBytes: bytes(env, 'MQTT_MAX_PACKET_BYTES', 256 * 1024),
     mqttDynsec: mqttDynsec(env),
     instanceId: instanceId(env),
+    internalUrl: internalUrl(env, port),
   };
 }
 
