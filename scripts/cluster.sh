@@ -3,8 +3,9 @@
 # PostgreSQL, Mosquitto with its dynamic-security plugin, CLUSTER_INSTANCES server instances (default 2) on internal
 # ports CLUSTER_PORT+101, +102, ... and nginx in front on CLUSTER_PORT (default 9080), round robin without sticky
 # sessions. Everything lives under CLUSTER_DIR (default ./data/cluster): a second run reuses the database (and prints
-# no sign-in lines). Ctrl-C (or SIGTERM) stops all of it and exits 0; a part that fails to start or stops on its own
-# stops the rest and exits 1. CLUSTER_BUILD=false skips `npm run build` (the bundles must exist).
+# no sign-in lines). Ctrl-C (or SIGTERM) stops all of it and exits 0; a part that fails to start stops the rest and
+# exits 1, an instance that ends later is started again. CLUSTER_BUILD=false skips `npm run build` (the bundles must
+# exist).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
@@ -76,12 +77,21 @@ prefix() {
   trap '' INT TERM
   exec sed -u -e '/^Sign in at /b' -e "s/^/[$1] /"
 }
+declare -A STARTED_AT
 start_part() {
   local name="$1"
   shift
   setsid "$@" </dev/null > >(prefix "$name") 2>&1 &
   PIDS+=("$!")
   NAMES+=("$name")
+  STARTED_AT[$name]=$SECONDS
+}
+# Forgets a part that has ended (and was waited for).
+forget_part() {
+  local i
+  for i in "${!PIDS[@]}"; do [ "${PIDS[$i]}" != "$1" ] || unset 'PIDS[i]' 'NAMES[i]'; done
+  PIDS=("${PIDS[@]}")
+  NAMES=("${NAMES[@]}")
 }
 pid_of() {
   local i
@@ -259,7 +269,16 @@ Edgeport cluster: $INSTANCES instances (${instance_list% }) behind nginx on http
 
 EOF
 
-# Runs until Ctrl-C (the trap stops everything and exits 0) or until a part ends on its own.
-wait -n -p finished "${PIDS[@]}" && code=0 || code=$?
-[ -n "$STOPPED" ] && exit 0
-die "$(name_of "${finished:-}") stopped on its own (exit code $code): stopping the cluster"
+# Runs until Ctrl-C (the trap stops everything and exits 0). An instance that ends on its own is started again, as
+# an operator's supervisor would (nginx sends its requests to the others meanwhile, the broker keeps its messages);
+# one that ends within 10 s of its start (it cannot run), or any other part that ends, stops the cluster.
+while :; do
+  finished=''
+  wait -n -p finished "${PIDS[@]}" && code=0 || code=$?
+  name="$(name_of "${finished:-}")"
+  [[ $name == instance-* ]] && ((SECONDS - STARTED_AT[$name] >= 10)) ||
+    die "${name:-a part} stopped on its own (exit code $code): stopping the cluster"
+  say "$name stopped on its own (exit code $code): starting it again"
+  forget_part "$finished"
+  start_instance "${name#instance-}"
+done

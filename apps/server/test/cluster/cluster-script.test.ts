@@ -32,7 +32,10 @@ afterAll(async () => {
 function listens(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => resolve(!socket.destroy()));
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once('error', () => resolve(false));
   });
 }
@@ -45,6 +48,15 @@ async function partsRunning(): Promise<string[]> {
     if (commandLine.includes(clusterDir)) found.push(commandLine.replaceAll('\0', ' '));
   }
   return found;
+}
+
+/** The server process of one instance (its DATA_DIR is the instance's directory). */
+async function instancePid(name: string): Promise<number> {
+  for (const pid of (await readdir('/proc')).filter((entry) => /^\d+$/.test(entry))) {
+    const environment = await readFile(`/proc/${pid}/environ`, 'utf8').catch(() => '');
+    if (environment.split('\0').includes(`DATA_DIR=${path.join(clusterDir, name)}`)) return Number(pid);
+  }
+  throw new Error(`no process of ${name}`);
 }
 
 async function free(port: number): Promise<boolean> {
@@ -134,6 +146,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('npm run cluster', () => {
     };
     const first = startCluster(port);
     await ready(first);
+    const bannerAt = Date.now();
 
     // The instance that seeded the demo printed the sign-in lines as `npm start` does, with the load balancer's port.
     const logins = first.output.filter((line) => LOGIN_LINE.test(line));
@@ -175,6 +188,20 @@ describe.runIf(process.env.TEST_DATABASE_URL)('npm run cluster', () => {
     } finally {
       await db.end();
     }
+
+    // An instance killed after its start is started again; nginx answers through the other one meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, bannerAt + 11_000 - Date.now())));
+    process.kill(await instancePid('instance-2'), 'SIGKILL');
+    for (let i = 0; i < 4; i++) expect((await httpRequest(target, { path: '/healthz' })).status).toBe(200);
+    let back = false;
+    for (let i = 0; i < 150 && !back; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      back = await listens(port + 102);
+    }
+    expect(back, first.output.join('\n')).toBe(true);
+    expect(first.output).toContain(
+      'cluster: instance-2 stopped on its own (exit code 137): starting it again',
+    );
 
     // Ctrl-C stops every part and the script exits 0.
     const running = (await partsRunning()).join('\n');
