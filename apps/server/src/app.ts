@@ -15,6 +15,7 @@ import { DirectoryBlobStore } from './blob/directory-store.ts';
 import { Clock } from './clock.ts';
 import type { EventBus } from './cluster/event-bus.ts';
 import { eventBusFor } from './cluster/invalidation.ts';
+import { ClusterMembership } from './cluster/membership.ts';
 import { baseOrigin, type Config } from './config.ts';
 import type { Database } from './db/index.ts';
 import { lazySchemaCompilers } from './http/lazy-schemas.ts';
@@ -23,6 +24,7 @@ import { answerError, refuseNulCharacters } from './http/request-guards.ts';
 import { RealmRegistry } from './identity/realms.ts';
 import { identityRoutes } from './identity/routes.ts';
 import { builtInTokenVerifier, externalTokenVerifier, type TokenVerifier } from './identity/verify.ts';
+import { instanceIdOf } from './ingest/external-broker.ts';
 import { createIngest } from './ingest/index.ts';
 import { type MailTransport, mailTransportFor } from './mail/transport.ts';
 import { sampleRoutes } from './samples/routes.ts';
@@ -194,6 +196,18 @@ export async function buildApp({
   });
   const { db } = database;
   const bus = busOption ?? (await eventBusFor(database, app.log));
+  // Which instances share the work (device partitions) and where each is reached. PGlite is one process's own.
+  const membership =
+    database.kind === 'postgres'
+      ? await ClusterMembership.join(
+          db,
+          {
+            instanceId: await instanceIdOf(config.instanceId, config.dataDir),
+            internalUrl: config.internalUrl,
+          },
+          app.log,
+        )
+      : undefined;
   const alarms = new AlarmEngine({ db, events: ingest.events, log: app.log, bus });
   const notifier = new Notifier({
     db,
@@ -274,6 +288,7 @@ export async function buildApp({
     await tunnels.close();
     await alarms.close();
     await notifier.close();
+    await membership?.leave();
     await bus.close();
   });
 
@@ -291,6 +306,7 @@ export async function buildApp({
     tunnels,
     blobs,
     bus,
+    membership,
     markShuttingDown: () => (shuttingDown = true),
     /** Compiles every route schema not used yet (they compile on first use): a test checks that all of them do. */
     compileAllSchemas: schemas.compileAll,
