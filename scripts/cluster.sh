@@ -28,8 +28,9 @@ die() {
 }
 
 [[ $INSTANCES =~ ^[1-9][0-9]?$ ]] || die "CLUSTER_INSTANCES must be a number from 1 to 99, got '$INSTANCES'"
-[[ $PORT =~ ^[1-9][0-9]*$ ]] && ((PORT + 100 + INSTANCES <= 65535)) ||
+if ! [[ $PORT =~ ^[1-9][0-9]*$ ]] || ((PORT + 100 + INSTANCES > 65535)); then
   die "CLUSTER_PORT must be a port number (with room for the instances' ports above it), got '$PORT'"
+fi
 [[ $BUILD == true || $BUILD == false ]] || die "CLUSTER_BUILD must be true or false, got '$BUILD'"
 instance_port() { echo $((PORT + 100 + $1)); }
 # Something answers on the port (loopback): another program holds it.
@@ -37,7 +38,9 @@ port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 spare_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
 secret() { node -e "process.stdout.write(require('node:crypto').randomBytes(24).toString('hex'))"; }
 
+# shellcheck disable=SC2012 # Debian's paths: no odd characters
 pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1; }
+# shellcheck disable=SC2012
 dynsec_plugin() { ls /usr/lib/*/mosquitto_dynamic_security.so 2>/dev/null | head -1; }
 
 # --- Debian's packages ----------------------------------------------------------------------------------------------
@@ -182,6 +185,7 @@ if [ ! -f "$SECRETS" ]; then
 fi
 # shellcheck source=/dev/null
 . "$SECRETS"
+: "${PG_PASSWORD:?missing in $SECRETS}" "${MQTT_ADMIN_PASSWORD:?missing in $SECRETS}"
 
 # --- PostgreSQL (as the postgres user when run as root, like scripts/with-postgres.sh) ------------------------------
 PG_DIR="$DIR/postgres"
@@ -276,8 +280,9 @@ while :; do
   finished=''
   wait -n -p finished "${PIDS[@]}" && code=0 || code=$?
   name="$(name_of "${finished:-}")"
-  [[ $name == instance-* ]] && ((SECONDS - STARTED_AT[$name] >= 10)) ||
+  if [[ $name != instance-* ]] || ((SECONDS - STARTED_AT[$name] < 10)); then
     die "${name:-a part} stopped on its own (exit code $code): stopping the cluster"
+  fi
   say "$name stopped on its own (exit code $code): starting it again"
   forget_part "$finished"
   start_instance "${name#instance-}"
