@@ -220,6 +220,8 @@ export async function buildApp({
   await alarms.start();
   await notifier.start();
   await triggers.start();
+  // Only now: an external broker's sessions deliver what waited for this instance at once, to the engines above.
+  await ingest.start();
   const licenseExpiry = new LicenseExpiry({ db, clock, log: app.log, notifier, payments, ingest });
   await licenseExpiry.start();
   await app.register(liveRoutes, { ingest, db, verifyToken });

@@ -21,6 +21,11 @@ const INSTANCE_ID_FILE = 'instance-id';
 export type ExternalBroker = {
   /** Live events between the instances (see live-relay.ts). */
   relay: LiveRelay;
+  /**
+   * Starts consuming (and keeping the devices' clients): call once every listener of the device events is attached,
+   * since a resumed session delivers what waited for this instance at once.
+   */
+  start(): Promise<void>;
   publish(topic: string, payload: string): Promise<void>;
   close(): Promise<void>;
 };
@@ -103,30 +108,29 @@ export async function connectExternalBroker(options: ExternalBrokerOptions): Pro
   const { url, instanceId, log } = options;
   const control = await connected(url, { clientId: `edgeport-${instanceId}-control`, clean: true });
   control.on('error', (error) => log.warn({ error }, 'external broker connection error'));
-  let devices: BrokerDevices | undefined;
-  if (options.dynsec) {
-    const api = await DynsecApi.open(control);
-    const username = decodeURIComponent(new URL(url).username);
-    await ensureServerRole(api, username, async () => {
-      await Promise.race([
-        new Promise((resolve) => control.once('connect', resolve)),
-        delay(RECONNECT_MS * 5),
-      ]);
-    });
-    devices = new BrokerDevices(api, options.db, log);
-  }
-  const relay = new LiveRelay(control, options.events, { root: INTERNAL_TOPIC_ROOT, instanceId, log });
   const consumers: MqttClient[] = [];
+  const endAll = (force: boolean) =>
+    Promise.all([...consumers, control].map((client) => client.endAsync(force)));
+  let devices: BrokerDevices | undefined;
   try {
-    for (let index = 0; index < CONSUMERS; index++)
-      consumers.push(await consumer(options, `edgeport-${instanceId}-${index}`));
-    await devices?.start();
+    if (options.dynsec) devices = await manageDevices(control, options);
   } catch (error) {
-    await Promise.all([...consumers, control].map((client) => client.endAsync(true)));
+    await endAll(true);
     throw error;
   }
+  const relay = new LiveRelay(control, options.events, { root: INTERNAL_TOPIC_ROOT, instanceId, log });
   return {
     relay,
+    async start() {
+      try {
+        for (let index = 0; index < CONSUMERS; index++)
+          consumers.push(await consumer(options, `edgeport-${instanceId}-${index}`));
+        await devices?.start();
+      } catch (error) {
+        await endAll(true);
+        throw error;
+      }
+    },
     async publish(topic, payload) {
       await control.publishAsync(topic, payload, { qos: 1 });
     },
@@ -134,9 +138,19 @@ export async function connectExternalBroker(options: ExternalBrokerOptions): Pro
       relay.close();
       await devices?.close();
       // A normal disconnect keeps the sessions: what arrives until this instance is back waits for it on the broker.
-      await Promise.all([...consumers, control].map((client) => client.endAsync()));
+      await endAll(false);
     },
   };
+}
+
+/** MQTT_DYNSEC: the server's user gets its role, and the devices' clients are kept as the database says. */
+async function manageDevices(control: MqttClient, options: ExternalBrokerOptions): Promise<BrokerDevices> {
+  const api = await DynsecApi.open(control);
+  const username = decodeURIComponent(new URL(options.url).username);
+  await ensureServerRole(api, username, async () => {
+    await Promise.race([new Promise((resolve) => control.once('connect', resolve)), delay(RECONNECT_MS * 5)]);
+  });
+  return new BrokerDevices(api, options.db, options.log);
 }
 
 async function consumer(options: ExternalBrokerOptions, clientId: string): Promise<MqttClient> {

@@ -32,6 +32,11 @@ export type Ingest = {
    * too). Undefined with the embedded broker, whose one process produces every event itself.
    */
   relay: LiveRelay | undefined;
+  /**
+   * Starts consuming the external broker: call once the alarm, trigger and notification engines listen to `events`
+   * (what waited in this instance's sessions arrives at once). With the embedded broker: does nothing.
+   */
+  start(): Promise<void>;
   /** Serves MQTT on a TCP port (0 picks a free one); answers the port. With an external broker: does nothing. */
   listen(port: number, host?: string): Promise<number>;
   /** Serves one MQTT connection over an already open stream (MQTT over WebSocket). */
@@ -97,6 +102,7 @@ export async function createIngest(
     connections,
     broker,
     relay: external?.relay,
+    start: () => external?.start() ?? Promise.resolve(),
     listen(port, host) {
       const embedded = broker;
       if (!embedded) return Promise.resolve(0);

@@ -94,9 +94,13 @@ export class LiveRelay {
       this.log.warn({ error }, 'a live event batch from another instance is not JSON');
       return;
     }
-    if (batch.origin === this.instanceId) return;
-    for (const event of batch.values ?? []) this.remote.emit('values', event);
-    for (const event of batch.status ?? []) this.remote.emit('status', event);
-    for (const change of batch.alarms ?? []) this.remote.emit('alarm', change);
+    if (batch?.origin === this.instanceId) return;
+    for (const event of listOf(batch?.values)) this.remote.emit('values', event);
+    for (const event of listOf(batch?.status)) this.remote.emit('status', event);
+    for (const change of listOf(batch?.alarms)) this.remote.emit('alarm', change);
   }
+}
+
+function listOf<T>(value: T[] | undefined): T[] {
+  return Array.isArray(value) ? value : [];
 }
