@@ -10,10 +10,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
 export PATH="$ROOT/node_modules/.bin:$PATH"
-# npm sets NODE to the node that runs npm itself (the machine's), and apps/server/start.sh runs "$NODE": the instances
-# must run on the project's Node 24, the one first on the PATH now.
-NODE="$(command -v node)"
-export NODE
 
 INSTANCES="${CLUSTER_INSTANCES:-2}"
 PORT="${CLUSTER_PORT:-9080}"

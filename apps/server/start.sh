@@ -9,10 +9,12 @@
 #                               and the holes they left kept another 20-30 MB resident (malloc_trim measured it).
 #   --max-semi-space-size=8     V8's young generation grows to 2 x 64 MB on a machine this size and keeps that memory;
 #                               8 MB semi-spaces keep it at 16 MB (about 40 MB less).
-# SERVER_NODE_ARGS adds node flags (--cpu-prof, say); NODE names the node binary (default: the one on the PATH).
+# SERVER_NODE_ARGS adds node flags (--cpu-prof, say); SERVER_NODE names the node binary (default: the one on the PATH,
+# which in npm scripts is the project's Node 24 from node_modules/.bin). Not NODE: npm sets that to the node running npm
+# itself (the machine's Node 20), which oidc-provider does not support.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-32768}"
 # shellcheck disable=SC2086 # SERVER_NODE_ARGS is a list of flags
-exec "${NODE:-node}" --max-semi-space-size=8 ${SERVER_NODE_ARGS:-} "$here/dist/main.js"
+exec "${SERVER_NODE:-node}" --max-semi-space-size=8 ${SERVER_NODE_ARGS:-} "$here/dist/main.js"

@@ -127,7 +127,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     cwd: REPO_ROOT,
     env: {
       ...process.env,
-      NODE: process.execPath,
+      SERVER_NODE: process.execPath,
       SERVER_NODE_ARGS: (options.nodeArgs ?? []).join(' '),
       ...options.env,
       DATA_DIR: dataDir,

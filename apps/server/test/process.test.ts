@@ -40,7 +40,7 @@ async function startServer(dataDir: string, port: number): Promise<Running> {
     cwd: root,
     env: {
       ...process.env,
-      NODE: process.execPath,
+      SERVER_NODE: process.execPath,
       DATA_DIR: dataDir,
       PORT: String(port),
       MQTT_PORT: '0',
@@ -151,7 +151,7 @@ describe('the server process', () => {
   it('refuses a bad configuration with a clear message', async () => {
     const child = spawn(startScript, [], {
       cwd: root,
-      env: { ...process.env, NODE: process.execPath, PORT: 'eighty' },
+      env: { ...process.env, SERVER_NODE: process.execPath, PORT: 'eighty' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
@@ -159,5 +159,26 @@ describe('the server process', () => {
     const [code] = await once(child, 'exit');
     expect(code).toBe(1);
     expect(stderr).toContain("PORT must be a port number between 0 and 65535, got 'eighty'");
+  });
+
+  it("runs on the project's node, not the NODE npm exports (the machine's)", async () => {
+    // npm sets NODE to the node running npm itself; the script must take the one first on the PATH (node_modules/.bin).
+    const { SERVER_NODE: _ignored, ...environment } = process.env;
+    const child = spawn(startScript, [], {
+      cwd: root,
+      env: {
+        ...environment,
+        NODE: '/nonexistent/machine-node',
+        PATH: `${path.dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+        PORT: 'eighty',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const [code] = await once(child, 'exit');
+    // The server itself answered: it ran, on the PATH's node.
+    expect(stderr).toContain("PORT must be a port number between 0 and 65535, got 'eighty'");
+    expect(code).toBe(1);
   });
 });
