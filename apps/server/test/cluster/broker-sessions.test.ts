@@ -4,7 +4,7 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { telemetry } from '../../src/db/schema.ts';
+import { alarms, telemetry } from '../../src/db/schema.ts';
 import { connectDevice, type DynsecMosquitto, startDynsecMosquitto } from '../ingest/dynsec-mosquitto.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { provisionDataDir, type ServerProcess, startServerProcess } from '../support/server-process.ts';
@@ -34,8 +34,13 @@ describe.runIf(process.env.TEST_DATABASE_URL)('killing an instance that consumes
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('loses no message Mosquitto acknowledged while the instance was down', async () => {
-    const { devices } = await provisionDataDir(dataDir, 1, 'sessions', database.databaseUrl);
+  it('loses no message Mosquitto acknowledged while the instance was down, and judges them by its rules', async () => {
+    const { devices, organizationId, apiKey } = await provisionDataDir(
+      dataDir,
+      1,
+      'sessions',
+      database.databaseUrl,
+    );
     const [device] = devices;
     if (!device) throw new Error('no device');
     const env = {
@@ -49,6 +54,24 @@ describe.runIf(process.env.TEST_DATABASE_URL)('killing an instance that consumes
     if (!('publishAsync' in connected)) throw new Error(`device refused: ${connected.refused}`);
     client = connected;
     client.on('error', () => undefined);
+    const rule = await fetch(
+      `http://127.0.0.1:${instance.httpPort}/svc/alarms/api/v1/rules?organization=${organizationId}`,
+      {
+        method: 'POST',
+        headers: {
+          host: 'sessions.app.localhost',
+          authorization: `Bearer ${apiKey}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({
+          name: 'Hot while down',
+          deviceId: device.deviceId,
+          condition: { kind: 'threshold', path: '/motor/temperature', operator: '>', value: 90 },
+          severity: 'MAJOR',
+        }),
+      },
+    );
+    expect(rule.status, await rule.text()).toBe(201);
 
     const acknowledged: number[] = [];
     let sequence = 0;
@@ -78,6 +101,14 @@ describe.runIf(process.env.TEST_DATABASE_URL)('killing an instance that consumes
     publishing = false;
     await new Promise((resolve) => setTimeout(resolve, 200));
     const sent = [...acknowledged];
+    // The one crossing of the rule is in what waits on the broker: the restarted instance must judge it too.
+    await client.publishAsync(
+      `devices/${device.deviceId}/data`,
+      JSON.stringify({ values: { MotorTemp: 990 } }),
+      {
+        qos: 1,
+      },
+    );
 
     instance = await startServerProcess(dataDir, env);
     const storedBatches = async () => {
@@ -96,5 +127,10 @@ describe.runIf(process.env.TEST_DATABASE_URL)('killing an instance that consumes
         { timeout: 30_000, interval: 500 },
       )
       .toEqual([]);
+    const raised = () =>
+      database.database.db.select().from(alarms).where(eq(alarms.deviceId, device.deviceId));
+    await expect
+      .poll(async () => (await raised()).map((alarm) => alarm.name), { timeout: 10_000 })
+      .toEqual(['Hot while down']);
   }, 120_000);
 });
