@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, buildApp } from '../../src/app.ts';
-import { telemetry } from '../../src/db/schema.ts';
+import { deviceLicenses, organizations, telemetry } from '../../src/db/schema.ts';
 import { seedDemoLicenses } from '../../src/services/license/demo.ts';
 import { caller } from '../support/calls.ts';
 import { testPreset } from '../support/devices.ts';
@@ -55,6 +55,14 @@ async function connected(device: { deviceId: string; password: string }): Promis
 
 const rowsOf = (deviceId: string) =>
   server.database.db.select().from(telemetry).where(eq(telemetry.deviceId, deviceId));
+
+/** Whether Mosquitto lets the device sign in now (the connection is closed again). */
+async function signsIn(device: { deviceId: string; password: string }): Promise<boolean> {
+  const client = await connectDevice(mosquitto.url, device);
+  if (!('endAsync' in client)) return false;
+  await client.endAsync();
+  return true;
+}
 
 /** The SUBACK's granted QoS per topic (128: refused). */
 async function granted(client: MqttClient, topics: string[]): Promise<number[]> {
@@ -169,6 +177,49 @@ describe('device clients on Mosquitto (MQTT_DYNSEC)', () => {
     await server.app.licenseExpiry.sweep();
     await closed;
     await expect.poll(() => connectDevice(mosquitto.url, device)).toEqual({ refused: NOT_AUTHORIZED });
+  });
+
+  it('a renewed licence lets its expired device sign in again', async () => {
+    const { db } = server.database;
+    // Organization A deals licences to its sub-organization A1, which holds one with a device.
+    await db.update(organizations).set({ dealer: true }).where(eq(organizations.id, tenants.orgA.id));
+    const dealer = `/svc/license/api/v1/organizations/${tenants.orgA.id}`;
+    const holder = `/svc/license/api/v1/organizations/${tenants.orgA1.id}`;
+    const product = await call()('POST', `${dealer}/products`, rpt, {
+      code: 'DYN',
+      name: 'Device licence',
+      resourceType: 'devices',
+      quantity: 1,
+      termDays: 30,
+      priceMinor: 100,
+      currency: 'EUR',
+    });
+    expect(product.statusCode, product.body).toBe(201);
+    const issued = await call()('POST', `${dealer}/clients/${tenants.orgA1.id}/licenses`, rpt, {
+      productId: product.json().id,
+      quantity: 1,
+      activate: true,
+    });
+    expect(issued.statusCode, issued.body).toBe(201);
+    const licenceId = issued.json().license.id as string;
+    const [key] = await db.select().from(deviceLicenses).where(eq(deviceLicenses.licenseId, licenceId));
+    const rptA1 = (await rptFor(server, REALM, tenants.adminA.email, tenants.orgA1.resourceId)).rpt;
+    const activation = await call()('POST', `${holder}/deviceLicenses/activate`, rptA1, {
+      activationKey: key?.activationKey,
+      label: 'Dynsec renewed',
+    });
+    expect(activation.statusCode, activation.body).toBe(201);
+    const device = {
+      deviceId: activation.json().device.id,
+      password: activation.json().credentials.password,
+    };
+    await connected(device);
+    server.app.clock.advance(31 * 24 * 3600 * 1000);
+    await server.app.licenseExpiry.sweep();
+    await expect.poll(() => connectDevice(mosquitto.url, device)).toEqual({ refused: NOT_AUTHORIZED });
+    const renewed = await call()('POST', `${holder}/licenses/${licenceId}/renew`, rptA1);
+    expect(renewed.statusCode, renewed.body).toBe(200);
+    await expect.poll(() => signsIn(device)).toBe(true);
   });
 
   it('deleting the device removes its client', async () => {
