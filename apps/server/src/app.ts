@@ -21,6 +21,7 @@ import type { Database } from './db/index.ts';
 import { lazySchemaCompilers } from './http/lazy-schemas.ts';
 import { databaseRateLimitStore } from './http/rate-limit-store.ts';
 import { answerError, refuseNulCharacters } from './http/request-guards.ts';
+import { installSecret } from './identity/keys.ts';
 import { RealmRegistry } from './identity/realms.ts';
 import { identityRoutes } from './identity/routes.ts';
 import { builtInTokenVerifier, externalTokenVerifier, type TokenVerifier } from './identity/verify.ts';
@@ -56,6 +57,7 @@ import { legacyVpnService } from './services/vpn/legacy/routes.ts';
 import { vpn2Service } from './services/vpn/routes.ts';
 import { testFixtureRoutes } from './testing/fixtures-route.ts';
 import { sessionHostsServeOnlyRemote } from './tunnel/browser-access.ts';
+import { InternalAuth } from './tunnel/forwarding.ts';
 import { remoteAccessRoutes } from './tunnel/remote-access-routes.ts';
 import { tunnelRoutes } from './tunnel/routes.ts';
 import { TunnelHub } from './tunnel/tunnel-hub.ts';
@@ -225,7 +227,20 @@ export async function buildApp({
   const licenseExpiry = new LicenseExpiry({ db, clock, log: app.log, notifier, payments, ingest });
   await licenseExpiry.start();
   await app.register(liveRoutes, { ingest, db, verifyToken });
-  const tunnels = new TunnelHub({ db, log: app.log, now: () => clock.now() });
+  // Gateways' tunnels are leased in the database; in a cluster a session reaching another instance is forwarded.
+  const tunnels = new TunnelHub({
+    db,
+    log: app.log,
+    now: () => clock.now(),
+    cluster: {
+      instanceId: membership?.self.instanceId ?? 'embedded',
+      bus,
+      forwarding: membership && {
+        members: membership,
+        auth: new InternalAuth(await installSecret(db, 'tunnel-forwarding-key')),
+      },
+    },
+  });
   await app.register(tunnelRoutes, { db, tunnels });
   await app.register(remoteAccessRoutes, { db, config, tunnels });
   for (const service of SERVICES)

@@ -8,12 +8,15 @@ import { PostgresEventBus } from './postgres-event-bus.ts';
  * - alarm and trigger rules: an organization id (its rules changed: reload them);
  * - limits: an organization id (its limits changed: read them again at the next message);
  * - device routing: a device id (its preset changed or it was deleted: look up its organization and preset again).
+ * - gateway tunnels: a command to the instance holding a gateway's tunnel, as JSON with the gateway id (`taken` by a
+ *   newer connection: close an older one; `drop`: a new agent secret or a reset; `lan`: the portal changed its LAN).
  */
 export const CHANNELS = {
   alarmRules: 'edgeport_alarm_rules',
   triggerRules: 'edgeport_trigger_rules',
   limits: 'edgeport_limits',
   deviceRouting: 'edgeport_device_routing',
+  gatewayTunnels: 'edgeport_gateway_tunnels',
 } as const;
 
 /** Something every instance caches by key (an organization's rules, a device's routing) that a change makes stale. */

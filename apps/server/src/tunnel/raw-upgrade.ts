@@ -37,6 +37,22 @@ export function takeUpgradedSocket(
   reply: FastifyReply,
   protocol: string,
 ): Socket | undefined {
+  const taken = takeRawSocket(request, reply);
+  if (!taken) return undefined;
+  const { socket, head } = taken;
+  socket.write(`HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: ${protocol}\r\n\r\n`);
+  if (head.length > 0) socket.unshift(head);
+  return socket;
+}
+
+/**
+ * Takes the request's socket over without answering (`takeUpgradedSocket` without the 101): for passing the whole
+ * request on to another server instance, whose answer goes back on it. `head`: what the client sent past its request.
+ */
+export function takeRawSocket(
+  request: FastifyRequest,
+  reply: FastifyReply,
+): { socket: Socket; head: Buffer } | undefined {
   reply.hijack();
   const socket = request.raw.socket;
   reply.raw.detachSocket(socket);
@@ -47,8 +63,5 @@ export function takeUpgradedSocket(
   socket.allowHalfOpen = true;
   socket.setTimeout(0);
   socket.setNoDelay(true);
-  socket.write(`HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: ${protocol}\r\n\r\n`);
-  const head = headOf(request.raw);
-  if (head && head.length > 0) socket.unshift(head);
-  return socket;
+  return { socket, head: headOf(request.raw) ?? Buffer.alloc(0) };
 }

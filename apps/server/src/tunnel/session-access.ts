@@ -98,7 +98,7 @@ export async function openTargetStream(
   live: LiveSessions,
   { session, gateway }: UsableSession,
 ): Promise<Duplex> {
-  if (!tunnels.isOnline(gateway.id)) throw conflict(`gateway: ${gateway.name} is offline`);
+  if (!(await tunnels.online(gateway.id))) throw conflict(`gateway: ${gateway.name} is offline`);
   let inner: Duplex;
   try {
     inner = await tunnels.openStream(gateway.id, { host: session.targetAddress, port: session.targetPort });

@@ -23,7 +23,7 @@ function written(stream: Duplex): number {
 
 /** A raw data connection through the gateway to the session's target; refusals are HTTP errors (409, 502). */
 async function openTarget(tunnels: GatewayTunnels, { session, gateway }: UsableSession): Promise<Duplex> {
-  if (!tunnels.isOnline(gateway.id)) throw conflict(`gateway: ${gateway.name} is offline`);
+  if (!(await tunnels.online(gateway.id))) throw conflict(`gateway: ${gateway.name} is offline`);
   try {
     return await tunnels.openDataConnection(gateway.id, {
       host: session.targetAddress,
@@ -124,7 +124,7 @@ export async function tcpForwardRoutes(app: FastifyInstance, { db, tunnels, live
         gateway: gateway.name,
         endpoint: endpoint?.name ?? null,
         target: `${session.targetAddress}:${session.targetPort}`,
-        online: tunnels.isOnline(gateway.id),
+        online: await tunnels.online(gateway.id),
         expiresAt: new Date(session.startedAt.getTime() + SESSION_MAX_MS).toISOString(),
       };
     },

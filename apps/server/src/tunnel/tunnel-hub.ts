@@ -12,6 +12,8 @@ import {
 } from '@edgeport/tunnel-protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
+import type { EventBus } from '../cluster/event-bus.ts';
+import { CHANNELS } from '../cluster/invalidation.ts';
 import type { Db } from '../db/index.ts';
 import {
   type AgentGateway,
@@ -21,7 +23,17 @@ import {
   agentSeen,
 } from '../services/vpn/agents/service.ts';
 import { newSecret, secretHash, secretMatches } from '../services/vpn/secrets.ts';
+import {
+  type InternalAuth,
+  instanceTag,
+  type Members,
+  type StreamKind,
+  TunnelForwarder,
+  taggedUuid,
+} from './forwarding.ts';
 import type { GatewayTunnels, TunnelTarget } from './hub.ts';
+import { GatewayLeases } from './leases.ts';
+import { TunnelOpenError } from './tunnel-errors.ts';
 
 export type TunnelHubOptions = {
   db: Db;
@@ -36,20 +48,41 @@ export type TunnelHubOptions = {
   openTimeoutMs?: number;
   /** lastSeenAt is written at most this often per gateway. Default 60 s. */
   lastSeenWriteMs?: number;
+  /**
+   * Leases and commands (always given by the app: in process on PGlite, LISTEN/NOTIFY on PostgreSQL), and, in a
+   * cluster, forwarding of streams to the instance holding a gateway's tunnel. Without it the hub is on its own.
+   */
+  cluster?: {
+    instanceId: string;
+    bus: EventBus;
+    forwarding?: { members: Members; auth: InternalAuth };
+  };
 };
 
-/** Why a stream could not be opened: `offline` (no tunnel), `refused` (the agent's reason), `timeout`, `closed`. */
-export class TunnelOpenError extends Error {
-  readonly kind: 'offline' | 'refused' | 'timeout' | 'closed';
+/** What instances tell the holder of a gateway's tunnel (channel CHANNELS.gatewayTunnels). */
+type TunnelCommand =
+  | { type: 'taken'; gatewayId: string; connectionId: string }
+  | { type: 'drop'; gatewayId: string; connectionId: string; reason: string }
+  | { type: 'lan'; gatewayId: string; lanNetwork: string | null };
 
-  constructor(kind: TunnelOpenError['kind'], message: string) {
-    super(message);
-    this.kind = kind;
-  }
+function parseCommand(payload: string): TunnelCommand | undefined {
+  try {
+    const value = JSON.parse(payload) as Partial<TunnelCommand>;
+    if (typeof value.gatewayId !== 'string') return undefined;
+    if (value.type === 'taken' || value.type === 'drop' || value.type === 'lan')
+      return value as TunnelCommand;
+  } catch {}
+  return undefined;
 }
+
+export { TunnelOpenError };
 
 type Tunnel = {
   gateway: AgentGateway;
+  /** This connection's id in the gateway's lease. */
+  connectionId: string;
+  /** Whether its lease was taken (renewals include it from then on). */
+  leased: boolean;
   socket: WebSocket;
   mux: Multiplexer;
   ip: string;
@@ -103,6 +136,10 @@ export class TunnelHub implements GatewayTunnels {
   readonly #pendingData = new Map<string, PendingDataConnection>();
   #pinger: NodeJS.Timeout | undefined;
   #closing = false;
+  readonly #leases: GatewayLeases | undefined;
+  readonly #forwarder: TunnelForwarder | undefined;
+  readonly #bus: EventBus | undefined;
+  readonly #unsubscribe: (() => void) | undefined;
 
   constructor(options: TunnelHubOptions) {
     this.#db = options.db;
@@ -112,13 +149,63 @@ export class TunnelHub implements GatewayTunnels {
     this.#pingIntervalMs = options.pingIntervalMs ?? 20_000;
     this.#openTimeoutMs = options.openTimeoutMs ?? 10_000;
     this.#lastSeenWriteMs = options.lastSeenWriteMs ?? 60_000;
+    const cluster = options.cluster;
+    if (cluster) {
+      // Renewed with every ping round: a lease outlives two missed rounds, not three.
+      this.#leases = new GatewayLeases(this.#db, cluster.instanceId, 3 * this.#pingIntervalMs);
+      this.#bus = cluster.bus;
+      this.#unsubscribe = cluster.bus.subscribe(
+        CHANNELS.gatewayTunnels,
+        (payload) => this.#command(payload),
+        () => this.#renewLeases(),
+      );
+      if (cluster.forwarding)
+        this.#forwarder = new TunnelForwarder(
+          this.#leases,
+          cluster.forwarding.members,
+          cluster.forwarding.auth,
+          this.#openTimeoutMs + 5_000,
+        );
+    }
   }
 
+  /** Forwarding to other instances (set in a cluster): its key checks what other instances ask of this one. */
+  get forwarder(): TunnelForwarder | undefined {
+    return this.#forwarder;
+  }
+
+  /** Whether the gateway's agent is connected to this instance. */
   isOnline(gatewayId: string): boolean {
     return this.#tunnels.get(gatewayId)?.registered === true;
   }
 
+  /** Whether the gateway's agent is connected here or, in a cluster, to another live instance (its lease). */
+  async online(gatewayId: string): Promise<boolean> {
+    if (this.isOnline(gatewayId)) return true;
+    return (await this.#forwarder?.holderUrl(gatewayId)) !== undefined;
+  }
+
   async openStream(gatewayId: string, target: TunnelTarget): Promise<Duplex> {
+    return this.#openOrForward(gatewayId, target, 'stream');
+  }
+
+  openDataConnection(gatewayId: string, target: TunnelTarget): Promise<Duplex> {
+    return this.#openOrForward(gatewayId, target, 'data');
+  }
+
+  /** Through this instance's own tunnel of the gateway only (what another instance asks for). */
+  openLocal(gatewayId: string, target: TunnelTarget, kind: StreamKind): Promise<Duplex> {
+    return kind === 'stream'
+      ? this.#openLocalStream(gatewayId, target)
+      : this.#openLocalData(gatewayId, target);
+  }
+
+  #openOrForward(gatewayId: string, target: TunnelTarget, kind: StreamKind): Promise<Duplex> {
+    if (this.isOnline(gatewayId) || !this.#forwarder) return this.openLocal(gatewayId, target, kind);
+    return this.#forwarder.open(gatewayId, target, kind);
+  }
+
+  async #openLocalStream(gatewayId: string, target: TunnelTarget): Promise<Duplex> {
     const tunnel = this.#tunnels.get(gatewayId);
     if (!tunnel?.registered) throw new TunnelOpenError('offline', 'the gateway is not connected');
     try {
@@ -131,11 +218,13 @@ export class TunnelHub implements GatewayTunnels {
     }
   }
 
-  openDataConnection(gatewayId: string, target: TunnelTarget): Promise<Duplex> {
+  #openLocalData(gatewayId: string, target: TunnelTarget): Promise<Duplex> {
     const tunnel = this.#tunnels.get(gatewayId);
     if (!tunnel?.registered)
       return Promise.reject(new TunnelOpenError('offline', 'the gateway is not connected'));
-    const id = randomUUID();
+    // In a cluster the agent's data connection may reach any instance: the id's tag says which one waits for it.
+    const id =
+      this.#forwarder && this.#leases ? taggedUuid(instanceTag(this.#leases.instanceId)) : randomUUID();
     const token = newSecret();
     return new Promise<Duplex>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -197,6 +286,7 @@ export class TunnelHub implements GatewayTunnels {
     pending.reject(new TunnelOpenError('refused', reason));
   }
 
+  /** Drops the gateway's tunnel on this instance; false when it is not connected here. */
   disconnect(gatewayId: string, reason: string): boolean {
     const tunnel = this.#tunnels.get(gatewayId);
     if (!tunnel) return false;
@@ -205,9 +295,63 @@ export class TunnelHub implements GatewayTunnels {
     return true;
   }
 
-  /** Tells a connected agent its gateway's LAN changed in the portal (used when it has no LAN of its own). */
-  lanNetworkChanged(gatewayId: string, lanNetwork: string | null): void {
-    this.#tunnels.get(gatewayId)?.mux.sendControl({ type: 'lan', lanNetwork });
+  /** Drops the gateway's tunnel wherever it is held (the holder hears it on the bus); false when it is offline. */
+  async drop(gatewayId: string, reason: string): Promise<boolean> {
+    if (this.disconnect(gatewayId, reason)) return true;
+    const lease = await this.#leases?.holder(gatewayId);
+    if (!lease) return false;
+    await this.#publish({ type: 'drop', gatewayId, connectionId: lease.connectionId, reason });
+    return true;
+  }
+
+  /** Tells the connected agent, here or on the holder, that its gateway's LAN changed in the portal. */
+  async lanNetworkChanged(gatewayId: string, lanNetwork: string | null): Promise<void> {
+    const tunnel = this.#tunnels.get(gatewayId);
+    if (tunnel) {
+      tunnel.mux.sendControl({ type: 'lan', lanNetwork });
+      return;
+    }
+    if (await this.#leases?.holder(gatewayId)) await this.#publish({ type: 'lan', gatewayId, lanNetwork });
+  }
+
+  async #publish(command: TunnelCommand): Promise<void> {
+    await this.#bus?.publish(CHANNELS.gatewayTunnels, JSON.stringify(command));
+  }
+
+  /** A command of another instance (or this one) about a gateway whose tunnel may be held here. */
+  async #command(payload: string): Promise<void> {
+    const command = parseCommand(payload);
+    const tunnel = command ? this.#tunnels.get(command.gatewayId) : undefined;
+    if (!command || !tunnel) return;
+    if (command.type === 'lan') {
+      tunnel.mux.sendControl({ type: 'lan', lanNetwork: command.lanNetwork });
+    } else if (command.type === 'drop') {
+      if (tunnel.connectionId === command.connectionId) this.disconnect(command.gatewayId, command.reason);
+    } else if (tunnel.connectionId !== command.connectionId) {
+      // The database decides which of two takes was the later one.
+      const lease = await this.#leases?.holder(command.gatewayId);
+      if (lease?.connectionId === tunnel.connectionId || this.#tunnels.get(command.gatewayId) !== tunnel)
+        return;
+      tunnel.closeReason = 'replaced by a new connection on another server instance';
+      tunnel.socket.close(CloseCode.REPLACED, 'replaced by a new connection');
+    }
+  }
+
+  /**
+   * Renews the leases of this instance's tunnels; a tunnel whose lease is gone (taken by a newer connection whose
+   * message was missed, or its gateway deleted) is closed.
+   */
+  async #renewLeases(): Promise<void> {
+    const leases = this.#leases;
+    if (!leases) return;
+    const held = [...this.#tunnels.values()].filter((tunnel) => tunnel.leased);
+    if (held.length === 0) return;
+    const renewed = await leases.renew(held.map((tunnel) => tunnel.connectionId));
+    for (const tunnel of held) {
+      if (renewed.has(tunnel.connectionId) || this.#tunnels.get(tunnel.gateway.id) !== tunnel) continue;
+      tunnel.closeReason = 'the gateway was deleted or its tunnel is held elsewhere now';
+      tunnel.socket.close(CloseCode.REPLACED, 'lease lost');
+    }
   }
 
   /** Open tunnels and their streams (for diagnostics and the benchmark). */
@@ -226,6 +370,7 @@ export class TunnelHub implements GatewayTunnels {
 
   async close(): Promise<void> {
     this.shuttingDown();
+    this.#unsubscribe?.();
     clearInterval(this.#pinger);
     this.#pinger = undefined;
     const closing = [...this.#connections].map((tunnel) => {
@@ -260,6 +405,8 @@ export class TunnelHub implements GatewayTunnels {
       socket,
       ip,
       registered: false,
+      connectionId: randomUUID(),
+      leased: false,
       lastSeen: Date.now(),
       lastSeenWritten: Date.now(),
       closed: new Promise<void>((resolve) => {
@@ -306,9 +453,13 @@ export class TunnelHub implements GatewayTunnels {
       for (const data of tunnel.dataConnections) data.destroy(new Error(`the tunnel closed: ${reason}`));
       tunnel.dataConnections.clear();
       if (tunnel.registered) {
-        this.#write(gateway.id, () =>
-          agentDisconnected(this.#db, gateway, reason, this.#now(), { stillOnline: !current }),
-        );
+        this.#write(gateway.id, async () => {
+          const released =
+            this.#leases && tunnel.leased
+              ? await this.#leases.release(gateway.id, tunnel.connectionId)
+              : current;
+          await agentDisconnected(this.#db, gateway, reason, this.#now(), { stillOnline: !released });
+        });
       }
       if (this.#connections.size === 0) {
         clearInterval(this.#pinger);
@@ -330,6 +481,11 @@ export class TunnelHub implements GatewayTunnels {
     tunnel.registered = true;
     this.#tunnels.set(gateway.id, tunnel);
     this.#write(gateway.id, async () => {
+      if (this.#leases && this.#tunnels.get(gateway.id) === tunnel) {
+        await this.#leases.take(gateway.id, tunnel.connectionId);
+        tunnel.leased = true;
+        await this.#publish({ type: 'taken', gatewayId: gateway.id, connectionId: tunnel.connectionId });
+      }
       const { lanNetwork } = await agentRegistered(this.#db, gateway, hello, tunnel.ip, this.#now());
       tunnel.lastSeenWritten = Date.now();
       tunnel.mux.sendControl({ type: 'welcome', gatewayId: gateway.id, name: gateway.name, lanNetwork });
@@ -345,6 +501,9 @@ export class TunnelHub implements GatewayTunnels {
   }
 
   #ping(): void {
+    this.#renewLeases().catch((error: unknown) =>
+      this.#log?.warn({ error }, 'renewing the gateway leases failed'),
+    );
     const now = Date.now();
     for (const tunnel of this.#connections) {
       if (now - tunnel.lastSeen > this.#pingIntervalMs * 2.5) {

@@ -70,12 +70,16 @@ export async function startTestServer(
 
 /**
  * A second server instance on the same PostgreSQL database as `server` (what a cluster runs), with its own
- * connection pool and data directory. Closing it leaves the database to `server`.
+ * connection pool and data directory (and `overrides`, such as its own internal URL). Closing it leaves the database
+ * to `server`.
  */
-export async function startAnotherInstance(server: TestServer): Promise<TestServer> {
+export async function startAnotherInstance(
+  server: TestServer,
+  overrides: Partial<Config> = {},
+): Promise<TestServer> {
   if (!server.databaseUrl) throw new Error('another instance needs PostgreSQL (TEST_DATABASE_URL)');
   const dataDir = path.join(tmpdir(), `edgeport-test-${randomBytes(6).toString('hex')}`);
-  const config = { ...server.config, dataDir };
+  const config = { ...server.config, dataDir, ...overrides };
   const database = await openDatabase({ databaseUrl: server.databaseUrl });
   const app = await buildApp({ config, database });
   await app.ready();

@@ -1,7 +1,8 @@
 /** What gateway agents' tunnels read and write: the gateway's credentials and state, its log, agent endpoints. */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, not } from 'drizzle-orm';
 import type { Db } from '../../../db/index.ts';
 import { type EndpointProtocol, gateways, vpnEndpoints } from '../../../db/schema.ts';
+import { tunnelUp } from '../gateways/store.ts';
 
 export type AgentGateway = {
   id: string;
@@ -42,8 +43,12 @@ export async function markOnline(
     .where(eq(gateways.id, gatewayId));
 }
 
+/** OFFLINE, unless a connection (on any instance) holds the gateway's tunnel again by now. */
 export async function markOffline(db: Db, gatewayId: string, at: Date): Promise<void> {
-  await db.update(gateways).set({ status: 'OFFLINE', lastSeenAt: at }).where(eq(gateways.id, gatewayId));
+  await db
+    .update(gateways)
+    .set({ status: 'OFFLINE', lastSeenAt: at })
+    .where(and(eq(gateways.id, gatewayId), not(tunnelUp)));
 }
 
 export async function touchLastSeen(db: Db, gatewayId: string, at: Date): Promise<void> {

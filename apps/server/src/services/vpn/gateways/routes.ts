@@ -138,6 +138,7 @@ export const gatewaysRoutes: FastifyPluginAsyncTypebox<ServiceContext> = async (
     async (request) =>
       service.patchGateway(
         db,
+        tunnels,
         principalOf(request),
         request.params.domain,
         request.params.gateway,

@@ -137,10 +137,12 @@ function lanOfPatch(value: string): LanNetwork {
 
 /**
  * Changes description, LAN network, profile or IP filter (UPDATE devices). A LAN that would leave endpoints outside
- * it is refused (409 naming them); the profile must be one of the organization's (404).
+ * it is refused (409 naming them); the profile must be one of the organization's (404). A new LAN is told to the
+ * gateway's connected agent.
  */
 export async function patchGateway(
   db: Db,
+  tunnels: GatewayTunnels,
   principal: Principal,
   domain: string,
   name: string,
@@ -175,6 +177,9 @@ export async function patchGateway(
     changes.profileId = patch.profileId;
   }
   await store.updateGateway(db, gateway.id, changes);
+  // The connected agent, wherever it is held, checks targets against the new LAN (when it has none of its own).
+  if (changes.lanNetwork !== undefined && changes.lanNetwork !== gateway.lanNetwork)
+    await tunnels.lanNetworkChanged(gateway.id, changes.lanNetwork);
   await logGateway(db, gateway, `configuration changed by ${callerName(principal)}`, {
     detail: { changed: Object.keys(changes) },
   });
@@ -278,7 +283,7 @@ export async function edgeConfigFile(
   if (!licence) throw notFound('activationKey: not the activation key of this gateway');
   const secret = newSecret();
   await store.updateGateway(db, gateway.id, { agentSecretHash: secretHash(secret) });
-  const dropped = tunnels.disconnect(gateway.id, 'a new edge configuration file was issued');
+  const dropped = await tunnels.drop(gateway.id, 'a new edge configuration file was issued');
   await logGateway(db, gateway, `edge configuration file issued by ${callerName(principal)}`, {
     detail: { replacedSecret: gateway.agentSecretHash !== null, tunnelDropped: dropped },
   });
@@ -348,7 +353,7 @@ export async function resetConnection(
   const org = await vpnOrganization(db, principal, orgRef, 'UPDATE');
   const gateway = await requireGateway(db, org.id, name);
   const who = callerName(principal);
-  const reset = tunnels.disconnect(gateway.id, `reset by ${who}`);
+  const reset = await tunnels.drop(gateway.id, `reset by ${who}`);
   // The streams broke with the tunnel: end the sessions now (audit, VPN minutes), not at the sweeper's next round.
   const sessionsEnded = await endGatewaySessions(
     db,

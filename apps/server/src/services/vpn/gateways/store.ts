@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, not, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/index.ts';
 import { containsPattern } from '../../../db/paging.ts';
 import { devices, gateways, vpnActionProfiles, vpnEndpoints } from '../../../db/schema.ts';
@@ -15,6 +15,14 @@ export type GatewayView = GatewayRow & {
 const endpointCount =
   sql<number>`(select count(*) from vpn_endpoints e where e.gateway_id = "gateways"."id")`.mapWith(Number);
 
+/**
+ * Whether the gateway's tunnel is up: a live lease in `gateway_leases`, whichever server instance holds it (the
+ * `status` column follows it, but a dead instance cannot write OFFLINE; its lease simply expires).
+ */
+export const tunnelUp = sql<boolean>`exists (select 1 from gateway_leases l where l.gateway_id = "gateways"."id" and l.expires_at > now())`;
+
+const leaseStatus = sql<'ONLINE' | 'OFFLINE'>`(case when ${tunnelUp} then 'ONLINE' else 'OFFLINE' end)`;
+
 function viewQuery(db: Db) {
   return db
     .select({
@@ -23,6 +31,7 @@ function viewQuery(db: Db) {
       longitude: devices.longitude,
       otpRequired: vpnActionProfiles.otpRequired,
       endpointCount,
+      status: leaseStatus,
     })
     .from(gateways)
     .innerJoin(devices, eq(devices.id, gateways.deviceId))
@@ -35,11 +44,13 @@ type ViewRow = {
   longitude: number | null;
   otpRequired: boolean | null;
   endpointCount: number;
+  status: 'ONLINE' | 'OFFLINE';
 };
 
 function toView(row: ViewRow): GatewayView {
   return {
     ...row.gateway,
+    status: row.status,
     latitude: row.latitude,
     longitude: row.longitude,
     otpRequired: row.otpRequired ?? false,
@@ -55,7 +66,7 @@ function gatewayConditions(organizationId: string, filter: GatewayFilter): SQL |
     const pattern = containsPattern(filter.search);
     conditions.push(or(ilike(gateways.name, pattern), ilike(gateways.description, pattern)));
   }
-  if (filter.status) conditions.push(eq(gateways.status, filter.status));
+  if (filter.status) conditions.push(filter.status === 'ONLINE' ? tunnelUp : not(tunnelUp));
   return and(...conditions);
 }
 

@@ -71,8 +71,8 @@ function requireClientAllowed(gateway: GatewayRow, clientIp: string) {
     throw forbidden(`ipFilter: the client address ${clientIp} may not use gateway '${gateway.name}'`);
 }
 
-function requireOnline(tunnels: GatewayTunnels, gateway: GatewayRow) {
-  if (!tunnels.isOnline(gateway.id)) throw conflict(`gateway: ${gateway.name} is offline`);
+async function requireOnline(tunnels: GatewayTunnels, gateway: GatewayRow) {
+  if (!(await tunnels.online(gateway.id))) throw conflict(`gateway: ${gateway.name} is offline`);
 }
 
 /** Checks the caller's one-time password (their TOTP): 403 naming `otp` when missing, not set up or wrong. */
@@ -161,7 +161,7 @@ export async function jsonActions(
   }
   return {
     gateway: gateway.name,
-    status: tunnels.isOnline(gateway.id) ? 'ONLINE' : 'OFFLINE',
+    status: (await tunnels.online(gateway.id)) ? 'ONLINE' : 'OFFLINE',
     otpRequired: await store.profileOtpRequired(db, gateway.profileId),
     connected: (await store.openConnections(db, principal.userId, gateway.id)).length > 0,
     items,
@@ -181,7 +181,7 @@ export async function connect(
   await requireVpnPermission(db, principal, org, gateway);
   const endpoint = params.endpoint ? await requireEndpoint(db, gateway, params.endpoint) : undefined;
   requireClientAllowed(gateway, clientIp);
-  requireOnline(tunnels, gateway);
+  await requireOnline(tunnels, gateway);
   const otpRequired = await store.profileOtpRequired(db, gateway.profileId);
   if (otpRequired) await verifyOtp(db, principal.userId, query.otp);
 
@@ -345,7 +345,7 @@ async function openSession(
   const { db, tunnels, config } = context;
   const { org, gateway, endpoint } = where;
   requireClientAllowed(gateway, clientIp);
-  requireOnline(tunnels, gateway);
+  await requireOnline(tunnels, gateway);
   const connection = await connectionForSession(context, principal, org, gateway, endpoint, otp, clientIp);
   const kind = target.protocol === 'TCP' ? 'TCP' : 'BROWSER';
   const secret = newSecret();

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lte, not, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/index.ts';
 import {
   gateways,
@@ -11,6 +11,7 @@ import {
   vpnEndpoints,
   vpnSessions,
 } from '../../../db/schema.ts';
+import { tunnelUp } from '../gateways/store.ts';
 
 export type ConnectionRow = typeof vpnConnections.$inferSelect;
 export type SessionRow = typeof vpnSessions.$inferSelect;
@@ -200,7 +201,7 @@ export async function sessionIdsOnOfflineGateways(db: Db): Promise<string[]> {
     .select({ id: vpnSessions.id })
     .from(vpnSessions)
     .innerJoin(gateways, eq(gateways.id, vpnSessions.gatewayId))
-    .where(and(isNull(vpnSessions.endedAt), eq(gateways.status, 'OFFLINE')));
+    .where(and(isNull(vpnSessions.endedAt), not(tunnelUp)));
   return rows.map((row) => row.id);
 }
 
