@@ -16,6 +16,8 @@ import { Clock } from './clock.ts';
 import type { EventBus } from './cluster/event-bus.ts';
 import { eventBusFor } from './cluster/invalidation.ts';
 import { ClusterMembership } from './cluster/membership.ts';
+import { PartitionRouter } from './cluster/partition-router.ts';
+import { PartitionOwner } from './cluster/partitions.ts';
 import { baseOrigin, type Config } from './config.ts';
 import type { Database } from './db/index.ts';
 import { lazySchemaCompilers } from './http/lazy-schemas.ts';
@@ -210,7 +212,23 @@ export async function buildApp({
           app.log,
         )
       : undefined;
-  const alarms = new AlarmEngine({ db, events: ingest.events, log: app.log, bus });
+  // In a cluster a device's alarm and trigger state runs on its partition's owner; on PGlite this process owns all.
+  const partitions = membership
+    ? new PartitionRouter({
+        owner: new PartitionOwner({ db, membership, bus, log: app.log }),
+        bus,
+        events: ingest.events,
+        log: app.log,
+      })
+    : undefined;
+  const alarms = new AlarmEngine({
+    db,
+    events: ingest.events,
+    log: app.log,
+    bus,
+    input: partitions?.input,
+    owns: partitions?.owns,
+  });
   const notifier = new Notifier({
     db,
     events: ingest.events,
@@ -218,10 +236,19 @@ export async function buildApp({
     config,
     network: webhookNetwork,
   });
-  const triggers = new TriggerEngine({ db, ingest, alarms, notifier, log: app.log, bus });
+  const triggers = new TriggerEngine({
+    db,
+    ingest,
+    alarms,
+    notifier,
+    log: app.log,
+    bus,
+    input: partitions?.input,
+  });
   await alarms.start();
   await notifier.start();
   await triggers.start();
+  await partitions?.start([alarms, triggers]);
   // Only now: an external broker's sessions deliver what waited for this instance at once, to the engines above.
   await ingest.start();
   const licenseExpiry = new LicenseExpiry({ db, clock, log: app.log, notifier, payments, ingest });
@@ -300,6 +327,7 @@ export async function buildApp({
   app.addHook('onClose', async () => {
     shuttingDown = true;
     await ingest.close();
+    await partitions?.stop();
     await triggers.close();
     await licenseExpiry.close();
     await tunnels.close();
@@ -324,6 +352,7 @@ export async function buildApp({
     blobs,
     bus,
     membership,
+    partitions,
     markShuttingDown: () => (shuttingDown = true),
     /** Compiles every route schema not used yet (they compile on first use): a test checks that all of them do. */
     compileAllSchemas: schemas.compileAll,

@@ -4,6 +4,7 @@ import { LISTENER_NAME } from '../../src/cluster/postgres-event-bus.ts';
 import { alarmRules, alarms, telemetry, triggerRules } from '../../src/db/schema.ts';
 import { caller } from '../support/calls.ts';
 import { activatedDevice, testPreset } from '../support/devices.ts';
+import { consumeAndSettle } from '../support/engines.ts';
 import { seedTenants } from '../support/fixtures.ts';
 import { startAnotherInstance, startTestServer, type TestServer } from '../support/server.ts';
 import { rptFor } from '../support/tokens.ts';
@@ -26,9 +27,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('invalidations between two instanc
 
   /** A message of `values` (data tags) consumed by instance B, with its alarm and trigger work finished. */
   async function onB(device: string, values: Record<string, number | boolean>) {
-    await second.app.ingest.pipeline.accept(device, Buffer.from(JSON.stringify({ values })));
-    await second.app.alarms.settled();
-    await second.app.triggers.settled();
+    // The device's alarm and trigger state runs on its partition's owner: A or B.
+    await consumeAndSettle(second, [first, second], device, { values });
   }
 
   beforeAll(async () => {

@@ -2,6 +2,7 @@ import type { alarms } from '@edgeport/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { type EventBus, InProcessEventBus } from '../../cluster/event-bus.ts';
 import { CHANNELS, type Invalidation, invalidation } from '../../cluster/invalidation.ts';
+import { partitionOf } from '../../cluster/partitions.ts';
 import type { Db } from '../../db/index.ts';
 import type { DeviceEvents, StatusEvent, ValuesEvent } from '../../ingest/events.ts';
 import { type DataValue, isValueCondition, renderMessage, valueConditionHolds } from './conditions.ts';
@@ -57,6 +58,10 @@ const keyOfAlarm = (alarm: AlarmKey) =>
 export class AlarmEngine {
   private readonly db: Db;
   private readonly events: DeviceEvents;
+  /** Where values and connection changes come from: the ingest events, or in a cluster those of owned devices. */
+  private readonly input: DeviceEvents;
+  /** Whether this instance runs the device's state (in a cluster: owns its partition). */
+  private readonly owns: (deviceId: string) => boolean;
   private readonly log: FastifyBaseLogger;
   private readonly bus: EventBus;
   /** Rule changes made through any instance: every instance's engine reloads the organization's rules. */
@@ -67,10 +72,23 @@ export class AlarmEngine {
   private listening = false;
   private closed = false;
 
-  /** `bus`: the cluster's (rule changes reach every instance); an engine on its own has one of its own. */
-  constructor(deps: { db: Db; events: DeviceEvents; log: FastifyBaseLogger; bus?: EventBus }) {
+  /**
+   * `bus`: the cluster's (rule changes reach every instance); an engine on its own has one of its own. `input` and
+   * `owns`: in a cluster, the values and connection changes of the devices this instance owns (see PartitionRouter);
+   * by default every device's, straight from `events`.
+   */
+  constructor(deps: {
+    db: Db;
+    events: DeviceEvents;
+    log: FastifyBaseLogger;
+    bus?: EventBus;
+    input?: DeviceEvents;
+    owns?: (deviceId: string) => boolean;
+  }) {
     this.db = deps.db;
     this.events = deps.events;
+    this.input = deps.input ?? deps.events;
+    this.owns = deps.owns ?? (() => true);
     this.log = deps.log;
     this.bus = deps.bus ?? new InProcessEventBus(deps.log);
   }
@@ -84,13 +102,10 @@ export class AlarmEngine {
       byOrg.set(row.organizationId, list);
     }
     for (const [organizationId, rules] of byOrg) this.orgs.set(organizationId, indexRules(rules));
-    await this.restoreStates();
-    for (const [organizationId, index] of this.orgs) {
-      for (const rule of index.rules.values()) await this.seedNoData(organizationId, rule);
-    }
+    await this.restoreDevices(this.owns);
     if (!this.listening) {
-      this.events.on('values', this.onValues);
-      this.events.on('status', this.onStatus);
+      this.input.on('values', this.onValues);
+      this.input.on('status', this.onStatus);
       this.ruleChanges = invalidation(this.bus, CHANNELS.alarmRules, {
         one: (organizationId) => this.reloadHere(organizationId),
         all: () => this.reloadEverything(),
@@ -240,8 +255,8 @@ export class AlarmEngine {
   async close(): Promise<void> {
     this.closed = true;
     if (this.listening) {
-      this.events.off('values', this.onValues);
-      this.events.off('status', this.onStatus);
+      this.input.off('values', this.onValues);
+      this.input.off('status', this.onStatus);
       this.ruleChanges?.stop();
       this.ruleChanges = undefined;
       this.listening = false;
@@ -421,10 +436,38 @@ export class AlarmEngine {
     await Promise.all(writes);
   }
 
-  /** At start: per (rule, device), ACTIVE alarms mean the condition held; operator-cleared ones suppress. */
-  private async restoreStates(): Promise<void> {
+  /**
+   * This instance now runs the devices of `partitions` (cluster): what is going on for them is read from the database
+   * (open alarms, no-data timers from the last stored values). Resolves before their events are delivered.
+   */
+  async gained(partitions: Set<number>): Promise<void> {
+    await this.restoreDevices((deviceId) => partitions.has(partitionOf(deviceId)));
+  }
+
+  /** Another instance runs the devices of `partitions` from now on: their states and timers are dropped here. */
+  lost(partitions: Set<number>): void {
+    for (const index of this.orgs.values()) {
+      for (const rule of index.rules.values()) {
+        for (const [deviceId, state] of rule.states) {
+          if (!partitions.has(partitionOf(deviceId))) continue;
+          stopTimers(state);
+          rule.states.delete(deviceId);
+        }
+      }
+    }
+  }
+
+  private async restoreDevices(which: (deviceId: string) => boolean): Promise<void> {
+    await this.restoreStates(which);
+    for (const [organizationId, index] of this.orgs) {
+      for (const rule of index.rules.values()) await this.seedNoData(organizationId, rule, which);
+    }
+  }
+
+  /** Per (rule, device), ACTIVE alarms mean the condition held; operator-cleared ones suppress. */
+  private async restoreStates(which: (deviceId: string) => boolean): Promise<void> {
     for (const row of await store.restartState(this.db)) {
-      if (!row.ruleId || !row.deviceId) continue;
+      if (!row.ruleId || !row.deviceId || !which(row.deviceId)) continue;
       const rule = this.findRule(row.ruleId);
       if (!rule) continue;
       const state = rule.states.get(row.deviceId) ?? newState();
@@ -444,7 +487,11 @@ export class AlarmEngine {
    * A noData rule counts from the last value each device stored before (it holds once the path has been silent that
    * long after reporting once), so a restart or a new rule does not wait for a first value.
    */
-  private async seedNoData(organizationId: string, rule: ActiveRule): Promise<void> {
+  private async seedNoData(
+    organizationId: string,
+    rule: ActiveRule,
+    which: (deviceId: string) => boolean = this.owns,
+  ): Promise<void> {
     const condition = rule.row.condition;
     if (condition.kind !== 'noData') return;
     const now = Date.now();
@@ -454,6 +501,7 @@ export class AlarmEngine {
       condition.path,
       rule.row.deviceId,
     )) {
+      if (!which(seen.deviceId)) continue;
       let state = rule.states.get(seen.deviceId);
       if (state?.noData) continue;
       if (!state) {

@@ -2,8 +2,9 @@ import type { alarms, triggers } from '@edgeport/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { type EventBus, InProcessEventBus } from '../../cluster/event-bus.ts';
 import { CHANNELS, type Invalidation, invalidation } from '../../cluster/invalidation.ts';
+import { partitionOf } from '../../cluster/partitions.ts';
 import type { Db } from '../../db/index.ts';
-import type { AlarmChange, ValuesEvent } from '../../ingest/events.ts';
+import type { AlarmChange, DeviceEvents, ValuesEvent } from '../../ingest/events.ts';
 import type { Ingest } from '../../ingest/index.ts';
 import type { DataValue } from '../../ingest/payload.ts';
 import type { AlarmEngine } from '../alarms/engine.ts';
@@ -73,6 +74,7 @@ export class TriggerEngine {
     notifier: Notifier;
     log: FastifyBaseLogger;
     bus: EventBus;
+    input: DeviceEvents;
   };
   /** Rule changes made through any instance: every instance's engine reloads the organization's rules. */
   private ruleChanges: Invalidation | undefined;
@@ -88,7 +90,10 @@ export class TriggerEngine {
   private readonly reloads = new Map<string, Promise<void>>();
   private listening = false;
 
-  /** `bus`: the cluster's (rule changes reach every instance); an engine on its own has one of its own. */
+  /**
+   * `bus`: the cluster's (rule changes reach every instance); an engine on its own has one of its own. `input`: in a
+   * cluster, the values of the devices this instance owns (see PartitionRouter); by default every stored value.
+   */
   constructor(deps: {
     db: Db;
     ingest: Ingest;
@@ -96,8 +101,13 @@ export class TriggerEngine {
     notifier: Notifier;
     log: FastifyBaseLogger;
     bus?: EventBus;
+    input?: DeviceEvents;
   }) {
-    this.deps = { ...deps, bus: deps.bus ?? new InProcessEventBus(deps.log) };
+    this.deps = {
+      ...deps,
+      bus: deps.bus ?? new InProcessEventBus(deps.log),
+      input: deps.input ?? deps.ingest.events,
+    };
   }
 
   /** Loads every enabled rule, then listens to stored values and alarm changes. */
@@ -116,7 +126,7 @@ export class TriggerEngine {
     }
     if (this.listening) return;
     this.listening = true;
-    this.deps.ingest.events.on('values', this.onValues);
+    this.deps.input.on('values', this.onValues);
     this.deps.ingest.events.on('alarm', this.onAlarm);
     this.ruleChanges = invalidation(this.deps.bus, CHANNELS.triggerRules, {
       one: (organizationId) => this.reloadHere(organizationId),
@@ -177,13 +187,24 @@ export class TriggerEngine {
 
   async close(): Promise<void> {
     if (this.listening) {
-      this.deps.ingest.events.off('values', this.onValues);
+      this.deps.input.off('values', this.onValues);
       this.deps.ingest.events.off('alarm', this.onAlarm);
       this.ruleChanges?.stop();
       this.ruleChanges = undefined;
       this.listening = false;
     }
     await this.settled();
+  }
+
+  /** This instance now runs the devices of `partitions` (cluster): they start with no known comparison result. */
+  async gained(_partitions: Set<number>): Promise<void> {}
+
+  /** Another instance runs the devices of `partitions` from now on: their comparison results are dropped here. */
+  lost(partitions: Set<number>): void {
+    for (const devices of this.holding.values()) {
+      for (const deviceId of devices.keys())
+        if (partitions.has(partitionOf(deviceId))) devices.delete(deviceId);
+    }
   }
 
   private index(organizationId: string, rows: store.TriggerRow[]): void {
