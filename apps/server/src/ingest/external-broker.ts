@@ -56,10 +56,15 @@ export async function instanceIdOf(configured: string | undefined, dataDir: stri
   );
   if (/^[A-Za-z0-9_-]{1,40}$/.test(kept)) return kept;
   const made = randomBytes(6).toString('hex');
-  await mkdir(dataDir, { recursive: true });
-  await writeFile(file, `${made}\n`, { flag: 'wx' }).catch(async (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EEXIST') throw error;
-  });
+  try {
+    await mkdir(dataDir, { recursive: true });
+    await writeFile(file, `${made}\n`, { flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
+      throw new Error(`INSTANCE_ID is not set and ${file} cannot be written: set INSTANCE_ID`, {
+        cause: error,
+      });
+  }
   // Another process starting on the same directory at the same moment wrote first: its id is the one.
   return (await readFile(file, 'utf8')).trim();
 }

@@ -118,19 +118,22 @@ describe.runIf(process.env.TEST_DATABASE_URL)('killing an instance that consumes
         .where(eq(telemetry.deviceId, device.deviceId));
       return new Set(rows.map((row) => row.batch));
     };
-    await expect
-      .poll(
-        async () => {
-          const stored = await storedBatches();
-          return sent.filter((batch) => !stored.has(batch));
-        },
-        { timeout: 30_000, interval: 500 },
-      )
-      .toEqual([]);
+    const missing = async () => {
+      const stored = await storedBatches();
+      return sent.filter((batch) => !stored.has(batch));
+    };
+    try {
+      await expect.poll(missing, { timeout: 60_000, interval: 500 }).toEqual([]);
+    } catch (error) {
+      console.error(
+        `acknowledged ${sent.length}, at the kill ${atKill}; the broker's log:\n${mosquitto.log().slice(-6000)}`,
+      );
+      throw error;
+    }
     const raised = () =>
       database.database.db.select().from(alarms).where(eq(alarms.deviceId, device.deviceId));
     await expect
       .poll(async () => (await raised()).map((alarm) => alarm.name), { timeout: 10_000 })
       .toEqual(['Hot while down']);
-  }, 120_000);
+  }, 180_000);
 });

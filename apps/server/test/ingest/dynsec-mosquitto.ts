@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -18,6 +18,8 @@ export type DynsecMosquitto = {
   url: string;
   /** Stops the broker and starts it again; `forget` starts it with a fresh dynamic-security file (only the admin). */
   restart(options?: { forget?: boolean }): Promise<void>;
+  /** What the broker logged so far (connections, dynamic-security commands), for a failing test's message. */
+  log(): string;
   close(): Promise<void>;
 };
 
@@ -30,6 +32,7 @@ export async function startDynsecMosquitto(): Promise<DynsecMosquitto> {
   const dir = mkdtempSync(path.join(tmpdir(), 'edgeport-dynsec-'));
   const dynsecFile = path.join(dir, 'dynamic-security.json');
   const conf = path.join(dir, 'mosquitto.conf');
+  const logFile = path.join(dir, 'mosquitto.log');
   writeFileSync(
     conf,
     [
@@ -40,6 +43,7 @@ export async function startDynsecMosquitto(): Promise<DynsecMosquitto> {
       `plugin ${DYNSEC_PLUGIN}`,
       `plugin_opt_config_file ${dynsecFile}`,
       'max_queued_messages 100000',
+      'log_dest stdout',
       `listener ${port} 127.0.0.1`,
       '',
     ].join('\n'),
@@ -52,7 +56,8 @@ export async function startDynsecMosquitto(): Promise<DynsecMosquitto> {
   const url = `mqtt://127.0.0.1:${port}`;
   const adminUrl = `mqtt://${ADMIN.username}:${ADMIN.password}@127.0.0.1:${port}`;
   const start = async () => {
-    broker = spawn('mosquitto', ['-c', conf], { stdio: 'ignore' });
+    const out = openSync(logFile, 'a');
+    broker = spawn('mosquitto', ['-c', conf], { stdio: ['ignore', out, out] });
     const admin = await connectWhenUp(adminUrl);
     await admin.endAsync();
   };
@@ -72,6 +77,7 @@ export async function startDynsecMosquitto(): Promise<DynsecMosquitto> {
       if (options.forget) await init();
       await start();
     },
+    log: () => readFileSync(logFile, 'utf8'),
     async close() {
       await stop();
       rmSync(dir, { recursive: true, force: true });
