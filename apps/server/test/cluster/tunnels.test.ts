@@ -73,6 +73,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('remote access across two instance
   const lb = { primary: 0, live: [] as number[] };
   let balancer: Awaited<ReturnType<typeof startBalancer>>;
   let orgId = '';
+  let orgResource = '';
   let gatewayId = '';
   let activationKey = '';
   let adminToken = '';
@@ -164,6 +165,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('remote access across two instance
     balancer = await startBalancer(lb);
     const tenants = await seedTenants(b, 'acme');
     orgId = tenants.orgA.id;
+    orgResource = tenants.orgA.resourceId;
     adminToken = (await rptFor(b, 'acme', tenants.adminA.email, tenants.orgA.resourceId)).rpt;
     const seeded = await seedGateway(b.database.db, orgId, {
       name: 'press',
@@ -258,6 +260,51 @@ describe.runIf(process.env.TEST_DATABASE_URL)('remote access across two instance
     } finally {
       await forwarder.close();
     }
+  });
+
+  it('refuses a stream asked of A without a valid instance signature', async () => {
+    const ask = async (authorization: string) => {
+      const target = `host=${plant.address}&port=${plant.echoPort}&kind=stream`;
+      const socket = net.connect({ host: '127.0.0.1', port: portA });
+      socket.write(
+        `GET /internal/tunnel/${gatewayId}?${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
+          `Connection: Upgrade\r\nUpgrade: edgeport-internal\r\nAuthorization: ${authorization}\r\n\r\n`,
+      );
+      const chunks: Buffer[] = [];
+      for await (const chunk of socket) chunks.push(chunk as Buffer);
+      const answer = Buffer.concat(chunks).toString('latin1');
+      return Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0);
+    };
+    expect(await ask('Instance 1.x')).toBe(401);
+    expect(await ask(`Instance ${Date.now()}.${'A'.repeat(43)}`)).toBe(401);
+    const forwarder = a.app.tunnels.forwarder;
+    if (!forwarder) throw new Error('A forwards nothing');
+    // Signed for another target: refused too.
+    const other = forwarder.auth.sign(['tunnel-stream', gatewayId, 'stream', plant.address, '22']);
+    expect(await ask(other)).toBe(401);
+  });
+
+  it('a reset through B drops the tunnel on A; the agent comes back', async () => {
+    const agent = agents[0];
+    const reset = await api(b)(
+      'GET',
+      `/svc/vpn2/api/v1/gateways/press/${orgResource}/resetVpnConnection`,
+      adminToken,
+    );
+    expect(reset.statusCode, reset.body).toBe(200);
+    expect(reset.json()).toMatchObject({ reset: true });
+    await until(
+      () => a.app.tunnels.isOnline(gatewayId),
+      (online) => !online,
+      5_000,
+    );
+    await agent?.whenConnected();
+    expect(
+      await until(
+        () => a.app.tunnels.isOnline(gatewayId),
+        (online) => online,
+      ),
+    ).toBe(true);
   });
 
   it('a new agent secret issued through B closes the old agent’s tunnel on A', async () => {
