@@ -196,8 +196,31 @@ export class TriggerEngine {
     await this.settled();
   }
 
-  /** This instance now runs the devices of `partitions` (cluster): they start with no known comparison result. */
-  async gained(_partitions: Set<number>): Promise<void> {}
+  /**
+   * This instance now runs the devices of `partitions` (cluster): each data condition's last result is taken from the
+   * device's last stored value, so a condition that already held under the previous owner does not fire again.
+   */
+  async gained(partitions: Set<number>): Promise<void> {
+    for (const [organizationId, rules] of this.rules) {
+      for (const [path, triggers] of rules.byPath) {
+        const latest = (await store.latestOfPath(this.deps.db, organizationId, path)).filter((row) =>
+          partitions.has(partitionOf(row.deviceId)),
+        );
+        for (const trigger of triggers) {
+          const { condition } = trigger;
+          let devices = this.holding.get(trigger.id);
+          for (const row of latest) {
+            if (condition.deviceId !== null && condition.deviceId !== row.deviceId) continue;
+            if (!devices) {
+              devices = new Map();
+              this.holding.set(trigger.id, devices);
+            }
+            devices.set(row.deviceId, compare(row.value, condition.operator, condition.value));
+          }
+        }
+      }
+    }
+  }
 
   /** Another instance runs the devices of `partitions` from now on: their comparison results are dropped here. */
   lost(partitions: Set<number>): void {

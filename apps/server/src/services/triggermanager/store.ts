@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
-import { alarmRules, notificationRules, triggerRules } from '../../db/schema.ts';
+import { alarmRules, devices, latestValues, notificationRules, triggerRules } from '../../db/schema.ts';
 
 export type TriggerRow = typeof triggerRules.$inferSelect;
 export type NewTrigger = Omit<
@@ -112,4 +112,13 @@ export async function alarmRulesAmong(db: Db, organizationId: string, ids: strin
     .from(alarmRules)
     .where(and(eq(alarmRules.organizationId, organizationId), inArray(alarmRules.id, ids)));
   return new Set(rows.map((row) => row.id));
+}
+
+/** The last stored value of `path` per device of the organization (a gained partition's comparison results). */
+export async function latestOfPath(db: Db, organizationId: string, path: string) {
+  return db
+    .select({ deviceId: latestValues.deviceId, value: latestValues.value })
+    .from(latestValues)
+    .innerJoin(devices, eq(devices.id, latestValues.deviceId))
+    .where(and(eq(devices.organizationId, organizationId), eq(latestValues.path, path)));
 }
