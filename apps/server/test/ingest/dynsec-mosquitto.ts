@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -43,7 +43,7 @@ export async function startDynsecMosquitto(): Promise<DynsecMosquitto> {
       `plugin ${DYNSEC_PLUGIN}`,
       `plugin_opt_config_file ${dynsecFile}`,
       'max_queued_messages 100000',
-      'log_dest stdout',
+      `log_dest file ${logFile}`,
       `listener ${port} 127.0.0.1`,
       '',
     ].join('\n'),
@@ -56,8 +56,7 @@ export async function startDynsecMosquitto(): Promise<DynsecMosquitto> {
   const url = `mqtt://127.0.0.1:${port}`;
   const adminUrl = `mqtt://${ADMIN.username}:${ADMIN.password}@127.0.0.1:${port}`;
   const start = async () => {
-    const out = openSync(logFile, 'a');
-    broker = spawn('mosquitto', ['-c', conf], { stdio: ['ignore', out, out] });
+    broker = spawn('mosquitto', ['-c', conf], { stdio: 'ignore' });
     const admin = await connectWhenUp(adminUrl);
     await admin.endAsync();
   };
