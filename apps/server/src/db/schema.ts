@@ -1,4 +1,5 @@
 import type { alarms as alarmContract, limits, notifications, triggers } from '@edgeport/contract';
+import { sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
@@ -866,6 +867,10 @@ export const alarms = pgTable(
     index('alarms_org_open_idx').on(t.organizationId, t.clearedAt, t.severity),
     index('alarms_org_raised_idx').on(t.organizationId, t.raisedAt),
     index('alarms_rule_device_idx').on(t.ruleId, t.deviceId),
+    // One open alarm per rule and device, whichever instance raises it (a cluster's partitions hand over).
+    uniqueIndex('alarms_open_rule_device_idx')
+      .on(t.ruleId, t.deviceId)
+      .where(sql`${t.clearedAt} is null and ${t.ruleId} is not null and ${t.deviceId} is not null`),
     index('alarms_device_idx').on(t.deviceId),
   ],
 );

@@ -1,5 +1,5 @@
 import type { alarms as contract } from '@edgeport/contract';
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { alarmEvents, alarms } from '../../db/schema.ts';
 import type { DataValue } from './conditions.ts';
@@ -54,8 +54,13 @@ export async function insertAlarm(db: Db, input: Raise, at = new Date()): Promis
         raisedAt: at,
         updatedAt: at,
       })
+      // A rule's alarm is open once per device (alarms_open_rule_device_idx): one raised meanwhile elsewhere stands.
+      .onConflictDoNothing({
+        target: [alarms.ruleId, alarms.deviceId],
+        where: sql`${alarms.clearedAt} is null and ${alarms.ruleId} is not null and ${alarms.deviceId} is not null`,
+      })
       .returning({ id: alarms.id });
-    if (!row) throw new Error('alarm insert returned nothing');
+    if (!row) return undefined;
     await tx.insert(alarmEvents).values({
       alarmId: row.id,
       organizationId: input.organizationId,
