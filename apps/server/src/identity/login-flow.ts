@@ -85,14 +85,7 @@ export class LoginFlow {
       return this.#finish(request, reply, realm, { consent: {} });
     }
     const loginHint = typeof details.params.login_hint === 'string' ? details.params.login_hint : '';
-    return this.#render(
-      reply,
-      realm,
-      locale,
-      'title',
-      loginForm(this.#action(realm, uid, 'authenticate'), locale, loginHint),
-      uid,
-    );
+    return this.#renderLoginForm(reply, realm, uid, locale, loginHint);
   }
 
   /** POST login-actions/{uid}/{step}. */
@@ -129,28 +122,19 @@ export class LoginFlow {
     if (check.outcome !== 'ok') {
       const refusal = REFUSALS[check.outcome];
       reply.code(refusal.status);
-      return this.#render(
-        reply,
-        realm,
-        locale,
-        'title',
-        loginForm(this.#action(realm, uid, 'authenticate'), locale, email),
-        uid,
-        LOGIN_MESSAGES[locale][refusal.message],
-      );
+      return this.#renderLoginForm(reply, realm, uid, locale, email, LOGIN_MESSAGES[locale][refusal.message]);
     }
     const { account } = check;
     // The security policy groups assigned to the user: where they may sign in from, and whether TOTP is a must.
     const policy = await signInRulesOf(this.#db, account.id);
     if (!addressAllowed(policy, request.ip)) {
       reply.code(403);
-      return this.#render(
+      return this.#renderLoginForm(
         reply,
         realm,
-        locale,
-        'title',
-        loginForm(this.#action(realm, uid, 'authenticate'), locale, email),
         uid,
+        locale,
+        email,
         LOGIN_MESSAGES[locale].addressNotAllowed,
       );
     }
@@ -224,15 +208,7 @@ export class LoginFlow {
   async #restart(reply: FastifyReply, realm: RealmRuntime, uid: string, locale: LoginLocale, email: string) {
     await this.#progress.destroy(uid);
     reply.code(401);
-    return this.#render(
-      reply,
-      realm,
-      locale,
-      'title',
-      loginForm(this.#action(realm, uid, 'authenticate'), locale, email),
-      uid,
-      LOGIN_MESSAGES[locale].otpTooManyCodes,
-    );
+    return this.#renderLoginForm(reply, realm, uid, locale, email, LOGIN_MESSAGES[locale].otpTooManyCodes);
   }
 
   /** Returns the message key of what was wrong, or undefined when the step is done. */
@@ -316,6 +292,19 @@ export class LoginFlow {
       uid,
       error,
     );
+  }
+
+  /** The password form of the interaction, with the name typed so far and what was wrong, if anything. */
+  #renderLoginForm(
+    reply: FastifyReply,
+    realm: RealmRuntime,
+    uid: string,
+    locale: LoginLocale,
+    username: string,
+    error?: string,
+  ) {
+    const form = loginForm(this.#action(realm, uid, 'authenticate'), locale, username);
+    return this.#render(reply, realm, locale, 'title', form, uid, error);
   }
 
   async #render(
