@@ -17,6 +17,7 @@ export const SECTIONS = [
   'ingest-postgres',
   'alarms',
   'alarm-screen',
+  'cluster',
   'devices-table',
   'data-explore',
   'remote-access',
