@@ -133,6 +133,10 @@ export class PartitionOwner {
     this.#validUntil = startedAt + LEASE_MS - SAFETY_MS;
     const lostMeanwhile = new Set([...this.#owned].filter((partition) => !kept.has(partition)));
     if (lostMeanwhile.size > 0) this.#lose(lostMeanwhile);
+    // Leases this instance id still holds from a previous life (killed and restarted within a lease's lifetime) are
+    // this process's now: without restoring and listening to them, their events would go to a channel nobody hears.
+    const adopted = new Set([...kept].filter((partition) => !this.#owned.has(partition)));
+    if (adopted.size > 0) await this.#gain(adopted);
 
     const live = (await this.#membership.liveInstances()).filter(
       (member) => member.instanceId !== leaving,
