@@ -9,6 +9,8 @@
 export interface EventBus {
   /** Sends `payload` (at most MAX_PAYLOAD_BYTES) to the subscribers of `channel` on every instance. */
   publish(channel: string, payload: string): Promise<void>;
+  /** Sends several messages at once (one round trip to the engine), each as `publish` would, in their order. */
+  publishAll(messages: readonly BusMessage[]): Promise<void>;
   /**
    * Calls `handler` with each payload published on `channel`. `missed` is called when messages may have been lost
    * (the bus reconnected to its engine): the subscriber must then treat everything it keeps as stale. Answers the
@@ -19,6 +21,8 @@ export interface EventBus {
   ready(): Promise<void>;
   close(): Promise<void>;
 }
+
+export type BusMessage = { channel: string; payload: string };
 
 /** PostgreSQL's limit for a NOTIFY payload is 8000 bytes; ids are far smaller. */
 export const MAX_PAYLOAD_BYTES = 7_999;
@@ -122,6 +126,14 @@ export class InProcessEventBus implements EventBus {
     checkChannel(channel);
     checkPayload(payload);
     setImmediate(() => this.#subscribers.deliver(channel, payload));
+  }
+
+  async publishAll(messages: readonly BusMessage[]): Promise<void> {
+    for (const { channel, payload } of messages) {
+      checkChannel(channel);
+      checkPayload(payload);
+    }
+    for (const { channel, payload } of messages) await this.publish(channel, payload);
   }
 
   subscribe(channel: string, handler: (payload: string) => unknown, missed?: () => unknown): () => void {

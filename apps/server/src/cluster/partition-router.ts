@@ -1,5 +1,5 @@
 import { DeviceEvents, type StatusEvent, type ValuesEvent } from '../ingest/events.ts';
-import type { BusLog, EventBus } from './event-bus.ts';
+import type { BusLog, BusMessage, EventBus } from './event-bus.ts';
 import { MAX_PAYLOAD_BYTES } from './event-bus.ts';
 import { type PartitionHandlers, type PartitionOwner, partitionOf } from './partitions.ts';
 
@@ -25,8 +25,9 @@ export type PartitionedState = {
  * Why NOTIFY and not the MQTT broker: every cluster has the database and its bus already (tests and deployments
  * without MQTT_URL too), a channel per partition is LISTENed only by its owner, and a reconnect tells the owner that
  * messages may be lost so it restores its partitions from the database. Its limit: PostgreSQL serializes NOTIFYing
- * commits through one queue, so events are gathered per partition for GATHER_MS into one message (at most
- * MAX_PAYLOAD_BYTES each) and only events of a partition owned elsewhere are sent at all.
+ * commits through one queue and each costs a commit, so events are gathered for GATHER_MS into one message per
+ * partition (at most MAX_PAYLOAD_BYTES each), all sent in one statement, and only events of a partition owned
+ * elsewhere are sent at all.
  *
  * Two consumers' events of one device interleave (Mosquitto's shared subscriptions hand out messages in batches), so
  * the owner evaluates each (device, path) in the order of the values' timestamps: an older value than the newest
@@ -210,21 +211,23 @@ export class PartitionRouter implements PartitionHandlers {
     return dropped ? { ...event, values } : event;
   }
 
+  /** Sends every partition's gathered events in one statement: each NOTIFYing commit is serialized by PostgreSQL. */
   #flush(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    for (const [partition, batch] of this.#outgoing) {
-      for (const payload of payloadsOf(batch, this.#log)) {
-        const sent = this.#bus
-          .publish(partitionChannel(partition), payload)
-          .catch((error: unknown) =>
-            this.#log.error({ error, partition }, 'engine input not sent to its owner'),
-          )
-          .finally(() => this.#sending.delete(sent));
-        this.#sending.add(sent);
-      }
-    }
+    if (this.#outgoing.size === 0) return;
+    const messages: BusMessage[] = [];
+    for (const [partition, batch] of this.#outgoing)
+      for (const payload of payloadsOf(batch, this.#log))
+        messages.push({ channel: partitionChannel(partition), payload });
     this.#outgoing.clear();
+    const sent = this.#bus
+      .publishAll(messages)
+      .catch((error: unknown) =>
+        this.#log.error({ error, messages: messages.length }, 'engine input not sent to its owners'),
+      )
+      .finally(() => this.#sending.delete(sent));
+    this.#sending.add(sent);
   }
 }
 

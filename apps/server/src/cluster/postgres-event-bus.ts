@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Db } from '../db/index.ts';
 import {
   type BusLog,
+  type BusMessage,
   checkChannel,
   checkPayload,
   type EventBus,
@@ -60,6 +61,20 @@ export class PostgresEventBus implements EventBus {
     checkChannel(channel);
     checkPayload(payload);
     await this.#db.execute(sql`select pg_notify(${channel}, ${payload})`);
+  }
+
+  /** One statement, so one transaction: PostgreSQL serializes NOTIFYing commits, and each costs a commit. */
+  async publishAll(messages: readonly BusMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    for (const { channel, payload } of messages) {
+      checkChannel(channel);
+      checkPayload(payload);
+    }
+    const channels = messages.map((message) => message.channel);
+    const payloads = messages.map((message) => message.payload);
+    await this.#db.execute(
+      sql`select pg_notify(m.channel, m.payload) from unnest(${sql.param(channels)}::text[], ${sql.param(payloads)}::text[]) as m(channel, payload)`,
+    );
   }
 
   subscribe(channel: string, handler: (payload: string) => unknown, missed?: () => unknown): () => void {

@@ -53,6 +53,30 @@ describe.runIf(url)('the PostgreSQL event bus', () => {
     await expect.poll(() => got.sort(), { timeout: 1_000 }).toEqual(['a:org-1', 'b:org-1']);
   });
 
+  it('sends several messages in one statement, each to its channel, in their order, or none', async () => {
+    const [first, second] = [channelName(), channelName()];
+    const bus = await connect();
+    const got: string[] = [];
+    bus.subscribe(first, (payload) => got.push(`first:${payload}`));
+    bus.subscribe(second, (payload) => got.push(`second:${payload}`));
+    await bus.ready();
+    await bus.publishAll([
+      { channel: first, payload: '1' },
+      { channel: second, payload: '2' },
+      { channel: first, payload: "3 it's" },
+    ]);
+    await expect.poll(() => got, { timeout: 1_000 }).toEqual(['first:1', 'second:2', "first:3 it's"]);
+    // Checked before anything is sent: a batch goes whole or not at all.
+    await expect(
+      bus.publishAll([
+        { channel: first, payload: 'never' },
+        { channel: 'Not valid', payload: 'x' },
+      ]),
+    ).rejects.toThrow(/not a valid channel/);
+    await sleep(200);
+    expect(got).toHaveLength(3);
+  });
+
   it('delivers a NOTIFY sent in a transaction only when it commits, never when it rolls back', async () => {
     const channel = channelName();
     const bus = await connect();
