@@ -17,18 +17,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import WebSocket from 'ws';
 import { BENCH_TAGS } from '../apps/device-sim/src/demo-tags.ts';
 import { SimulatedDevice } from '../apps/device-sim/src/device.ts';
 import { Fleet } from '../apps/device-sim/src/fleet.ts';
-import { startDynsecMosquitto } from '../apps/server/test/ingest/dynsec-mosquitto.ts';
 import {
   type ProvisionedDevice,
   provisionDataDir,
   type ServerProcess,
   startServerProcess,
 } from '../apps/server/test/support/server-process.ts';
+import { freshDatabase, Store, startBenchCluster, stopServers } from './support/cluster.ts';
 import { childPids, cpuBetween, cpuSnapshot } from './support/processes.ts';
 import { writeSection } from './support/results-file.ts';
 import { readMachineBusySeconds } from './support/server.ts';
@@ -69,48 +68,6 @@ function log(message: string) {
   process.stderr.write(`[cluster.bench] ${message}\n`);
 }
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A fresh database on the benchmark's PostgreSQL server; its URL. */
-async function freshDatabase(name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: SERVER_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(SERVER_URL as string);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-/** Telemetry rows (one per stored message) and the PostgreSQL backends serving the database. */
-class Store {
-  private readonly client: pg.Client;
-  private readonly name: string;
-  constructor(url: string) {
-    this.client = new pg.Client({ connectionString: url });
-    this.name = new URL(url).pathname.slice(1);
-  }
-  connect = () => this.client.connect();
-  close = () => this.client.end();
-  async rows(): Promise<number> {
-    const result = await this.client.query<{ rows: number }>('SELECT count(*)::int AS rows FROM telemetry');
-    return result.rows[0]?.rows ?? 0;
-  }
-  /** Transactions committed in the database so far (statistics PostgreSQL reports about once a second). */
-  async commits(): Promise<number> {
-    const result = await this.client.query<{ commits: string }>(
-      'SELECT xact_commit AS commits FROM pg_stat_database WHERE datname = current_database()',
-    );
-    return Number(result.rows[0]?.commits ?? 0);
-  }
-  async backends(): Promise<number[]> {
-    const result = await this.client.query<{ pid: number }>(
-      'SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
-      [this.name],
-    );
-    return result.rows.map((row) => row.pid);
-  }
-}
 
 type IngestResult = {
   stored: number;
@@ -192,13 +149,8 @@ async function drain(fleet: Fleet, store: Store, extra = 0): Promise<{ acked: nu
   return { acked, storedTotal };
 }
 
-async function stopServers(servers: ServerProcess[]) {
-  for (const server of servers) server.child.kill('SIGTERM');
-  await Promise.all(servers.map((server) => server.exited));
-}
-
 async function single(run: number): Promise<IngestResult> {
-  const databaseUrl = await freshDatabase(`bench_single_${run}`);
+  const databaseUrl = await freshDatabase(SERVER_URL as string, `bench_single_${run}`);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-single-'));
   const store = new Store(databaseUrl);
   try {
@@ -270,35 +222,20 @@ type ClusterResult = IngestResult & {
 };
 
 async function cluster(run: number): Promise<ClusterResult> {
-  const databaseUrl = await freshDatabase(`bench_cluster_${run}`);
-  const dirs = [0, 1].map(() => mkdtempSync(path.join(os.tmpdir(), 'bench-cluster-')));
-  const mosquitto = await startDynsecMosquitto();
-  const store = new Store(databaseUrl);
-  const servers: ServerProcess[] = [];
+  const { servers, store, brokerUrl, devices, apiKey, organizationId, stop } = await startBenchCluster({
+    serverUrl: SERVER_URL as string,
+    database: `bench_cluster_${run}`,
+    instances: 2,
+    devices: DEVICES,
+    realm: REALM,
+    env: profiling,
+  });
   try {
-    const { devices, apiKey, organizationId } = await provisionDataDir(
-      dirs[0] as string,
-      DEVICES,
-      REALM,
-      databaseUrl,
-    );
-    for (const [index, dir] of dirs.entries())
-      servers.push(
-        await startServerProcess(dir, {
-          DATABASE_URL: databaseUrl,
-          MQTT_URL: mosquitto.adminUrl,
-          MQTT_DYNSEC: 'true',
-          MQTT_PORT: '0',
-          INSTANCE_ID: `bench-${run}-${index}`,
-          ...profiling,
-        }),
-      );
-    await store.connect();
     const [a, b] = servers as [ServerProcess, ServerProcess];
     const serverPids = servers.map((server) => server.child.pid as number);
     const brokerPids = childPids(process.pid, 'mosquitto');
     const [probe, ...others] = devices as [ProvisionedDevice, ...ProvisionedDevice[]];
-    const result = await measureIngest(mosquitto.url, others, store, serverPids, brokerPids);
+    const result = await measureIngest(brokerUrl, others, store, serverPids, brokerPids);
 
     // The same load goes on in the background while the probe publishes.
     const feeds = [
@@ -306,7 +243,7 @@ async function cluster(run: number): Promise<ClusterResult> {
       await liveFeed(b.httpPort, apiKey, organizationId, probe.deviceId),
     ] as const;
     const prober = new SimulatedDevice({
-      url: mosquitto.url,
+      url: brokerUrl,
       credentials: probe,
       tags: [],
       rate: 0,
@@ -366,10 +303,7 @@ async function cluster(run: number): Promise<ClusterResult> {
       alarms: { ...split(sentCrossings, feeds[0].alarms, feeds[1].alarms), sent: sentCrossings.length },
     };
   } finally {
-    await stopServers(servers);
-    await store.close().catch(() => undefined);
-    await mosquitto.close();
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    await stop();
   }
 }
 

@@ -18,6 +18,7 @@ export const SECTIONS = [
   'alarms',
   'alarm-screen',
   'cluster',
+  'cluster-soak',
   'devices-table',
   'data-explore',
   'remote-access',

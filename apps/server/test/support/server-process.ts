@@ -1,9 +1,19 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { eq } from 'drizzle-orm';
 import { openDatabase } from '../../src/db/index.ts';
-import { apiKeys, devices, models, modelVersions, presets, realms } from '../../src/db/schema.ts';
+import {
+  apiKeys,
+  devices,
+  type ModelPath,
+  models,
+  modelVersions,
+  type PresetMapping,
+  presets,
+  realms,
+} from '../../src/db/schema.ts';
 import { hashApiKey, newApiKeySecret } from '../../src/services/core/api-keys/authentication.ts';
 import { createDevice } from '../../src/services/core/devices/provisioning.ts';
 import {
@@ -33,10 +43,14 @@ export type ServerProcess = {
   exited: Promise<unknown>;
 };
 
-/** The real server (`node src/main.ts`) in its own process on a PGlite data directory, once /readyz answers. */
+/**
+ * The real server (`node src/main.ts`) in its own process on a PGlite data directory, once /readyz answers. `onLogLine`
+ * gets each line the server logs (JSON, from LOG_LEVEL warn up); without it the log is dropped.
+ */
 export async function startServerProcess(
   dataDir: string,
   env: Record<string, string> = {},
+  onLogLine?: (line: string) => void,
 ): Promise<ServerProcess> {
   const [httpPort, mqttPort] = [await freePort(), await freePort()];
   const child = spawn(process.execPath, [MAIN], {
@@ -50,8 +64,9 @@ export async function startServerProcess(
       LOG_LEVEL: 'warn',
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', onLogLine ? 'pipe' : 'ignore', 'inherit'],
   });
+  if (onLogLine && child.stdout) createInterface({ input: child.stdout }).on('line', onLogLine);
   const exited = new Promise((resolve) => child.once('exit', resolve));
   for (let attempt = 0; attempt < 600; attempt++) {
     const ready = await fetch(`http://127.0.0.1:${httpPort}/readyz`).then(
@@ -66,6 +81,18 @@ export async function startServerProcess(
 }
 
 export type ProvisionedDevice = { deviceId: string; password: string };
+
+/** The test preset plus the tags the benchmarks' devices publish (device-sim's BENCH_TAGS), so all of them are stored. */
+const BENCH_PATHS: ModelPath[] = [
+  ...TEST_PATHS,
+  { path: '/motor/current', type: 'number', unit: 'A' },
+  { path: '/tank/level', type: 'number', unit: '%' },
+];
+const BENCH_MAPPINGS: PresetMapping[] = [
+  ...TEST_MAPPINGS,
+  { tag: 'MotorCurrent', path: '/motor/current' },
+  { tag: 'TankLevel', path: '/tank/level' },
+];
 
 /**
  * A realm, an organization with an administrator and their personal API key (usable as a bearer credential and on
@@ -89,7 +116,7 @@ export async function provisionDataDir(
     });
     const [model] = await db.insert(models).values({ organizationId: org.id, name: 'Machine' }).returning();
     if (!model) throw new Error('model insert returned nothing');
-    await db.insert(modelVersions).values({ modelId: model.id, version: 1, paths: TEST_PATHS });
+    await db.insert(modelVersions).values({ modelId: model.id, version: 1, paths: BENCH_PATHS });
     const [preset] = await db
       .insert(presets)
       .values({
@@ -97,7 +124,7 @@ export async function provisionDataDir(
         name: 'Machine PLC',
         modelId: model.id,
         modelVersion: 1,
-        mappings: TEST_MAPPINGS,
+        mappings: BENCH_MAPPINGS,
       })
       .returning();
     const roles = await addDefaultRoles(db, org.id);
