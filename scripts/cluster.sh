@@ -239,13 +239,10 @@ start_instance() {
     EDGEPORT_DEMO="${EDGEPORT_DEMO:-true}" apps/server/start.sh
 }
 instance_ready() { wait_ready "instance-$1" 180 curl -fsS "http://127.0.0.1:$(instance_port "$1")/readyz"; }
-# The first instance alone, then the others together: the first start of a cluster migrates the database, seeds the
-# demo and gives the broker's admin client the server's rights once (changing a client's roles makes Mosquitto drop
-# that client's connections, those of instances starting at the same moment too).
-start_instance 1
-instance_ready 1
-for i in $(seq 2 "$INSTANCES"); do start_instance "$i"; done
-for i in $(seq 2 "$INSTANCES"); do instance_ready "$i"; done
+# All at once: migrations, the demo seed and the broker's server role are each done by one instance under a
+# PostgreSQL advisory lock while the others wait and then find them done.
+for i in $(seq "$INSTANCES"); do start_instance "$i"; done
+for i in $(seq "$INSTANCES"); do instance_ready "$i"; done
 
 # --- nginx in front -------------------------------------------------------------------------------------------------
 NG_DIR="$DIR/nginx"

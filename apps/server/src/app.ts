@@ -194,6 +194,7 @@ export async function buildApp({
     dynsec: config.mqttDynsec,
     instanceId: config.instanceId,
     dataDir: config.dataDir,
+    exclusive: database.exclusive,
   });
   app.get('/mqtt', { websocket: true, schema: { hide: true } }, (socket) => {
     ingest.handle(createWebSocketStream(socket));

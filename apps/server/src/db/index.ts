@@ -22,9 +22,11 @@ export type Database = {
    * Runs `work` while no other server instance on this database runs work of the same name (a PostgreSQL session
    * advisory lock; PGlite has one process only). For start-up work that must happen once: migrations, the demo seed.
    */
-  exclusive<T>(name: string, work: () => Promise<T>): Promise<T>;
+  exclusive: Exclusive;
   close(): Promise<void>;
 };
+
+export type Exclusive = <T>(name: string, work: () => Promise<T>) => Promise<T>;
 
 export const migrationsFolder = path.join(import.meta.dirname, 'migrations');
 

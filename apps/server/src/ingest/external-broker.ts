@@ -4,7 +4,7 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
-import type { Db } from '../db/index.ts';
+import type { Db, Exclusive } from '../db/index.ts';
 import { BrokerDevices, ensureServerRole, INTERNAL_TOPIC_ROOT, SHARE_GROUP } from './broker-devices.ts';
 import type { ConnectionTracker } from './connections.ts';
 import { DynsecApi } from './dynsec.ts';
@@ -37,6 +37,7 @@ export type ExternalBrokerOptions = {
   /** MQTT_DYNSEC: manage the devices' clients through Mosquitto's dynamic-security API. */
   dynsec: boolean;
   db: Db;
+  exclusive: Exclusive;
   events: DeviceEvents;
   pipeline: IngestPipeline;
   connections: ConnectionTracker;
@@ -152,9 +153,16 @@ export async function connectExternalBroker(options: ExternalBrokerOptions): Pro
 async function manageDevices(control: MqttClient, options: ExternalBrokerOptions): Promise<BrokerDevices> {
   const api = await DynsecApi.open(control);
   const username = decodeURIComponent(new URL(options.url).username);
-  await ensureServerRole(api, username, async () => {
-    await Promise.race([new Promise((resolve) => control.once('connect', resolve)), delay(RECONNECT_MS * 5)]);
-  });
+  // Giving the role disconnects every connection of the user, the other instances' too: one instance at a time, so
+  // those starting with it find the role given and change nothing.
+  await options.exclusive('broker server role', () =>
+    ensureServerRole(api, username, async () => {
+      await Promise.race([
+        new Promise((resolve) => control.once('connect', resolve)),
+        delay(RECONNECT_MS * 5),
+      ]);
+    }),
+  );
   return new BrokerDevices(api, options.db, options.log);
 }
 

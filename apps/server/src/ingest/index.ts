@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { Aedes } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
 import mqttPacket from 'mqtt-packet';
-import type { Db } from '../db/index.ts';
+import type { Db, Exclusive } from '../db/index.ts';
 import { createBroker } from './broker.ts';
 import { ConnectionTracker } from './connections.ts';
 import { DeviceEvents } from './events.ts';
@@ -57,13 +57,21 @@ export type IngestOptions = {
   /** INSTANCE_ID; unset, an id kept under `dataDir`. */
   instanceId?: string;
   dataDir?: string;
+  /** Work no other instance runs at the same time (Database.exclusive): the broker's one-time set-up. */
+  exclusive?: Exclusive;
 };
 
 export async function createIngest(
   db: Db,
   log: FastifyBaseLogger,
   mqttUrl: string | undefined,
-  { maxPacketBytes, dynsec = false, instanceId, dataDir = '.' }: IngestOptions,
+  {
+    maxPacketBytes,
+    dynsec = false,
+    instanceId,
+    dataDir = '.',
+    exclusive = (_name, work) => work(),
+  }: IngestOptions,
 ): Promise<Ingest> {
   // mqtt-packet (under aedes and mqtt.js alike) otherwise makes a two-byte Buffer for each of the 65,536 numbers on
   // the first packet it writes and keeps them for good: about 9 MB of the server's idle heap, to save one small
@@ -80,6 +88,7 @@ export async function createIngest(
       instanceId: await instanceIdOf(instanceId, dataDir),
       dynsec,
       db,
+      exclusive,
       events,
       pipeline,
       connections,
