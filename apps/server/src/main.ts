@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.ts';
+import { everyPeriodOnce } from './cluster/periodic.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/index.ts';
 import { demoOrganizationId, startDemoDevices, startDemoDevicesOnOneInstance } from './demo/devices.ts';
@@ -31,14 +32,20 @@ async function main() {
     ? await database.exclusive('demo-seed', () => seedDemo(database.db, app.realms, config))
     : [];
   const logins = [...firstLogins, ...demoLogins];
-  const sweep = setInterval(() => {
-    Promise.all([
-      sweepExpiredPayloads(database.db),
-      sweepLoginFailures(database.db),
-      sweepRateLimitCounters(database.db),
-    ]).catch((error) => app.log.warn({ error }, 'sweeping expired sessions failed'));
-  }, SWEEP_INTERVAL_MS);
-  sweep.unref();
+  // Expired rows are the cluster's, not an instance's: one instance sweeps them each period.
+  const stopSweeping = everyPeriodOnce(
+    database.db,
+    'expired rows',
+    SWEEP_INTERVAL_MS,
+    async () => {
+      await Promise.all([
+        sweepExpiredPayloads(database.db),
+        sweepLoginFailures(database.db),
+        sweepRateLimitCounters(database.db),
+      ]);
+    },
+    (error) => app.log.warn({ error }, 'sweeping expired sessions failed'),
+  );
 
   let stopDemoDevices = async () => {};
   let stopDemoPlant = async () => {};
@@ -48,7 +55,7 @@ async function main() {
     stopping = true;
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     app.markShuttingDown();
-    clearInterval(sweep);
+    stopSweeping();
     await stopDemoDevices();
     await stopDemoPlant();
     // Keep-alive connections become idle as their last response ends; close them then, not at their time-out.

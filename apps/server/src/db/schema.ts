@@ -1698,3 +1698,12 @@ export const gatewayLeases = pgTable('gateway_leases', {
   connectionId: text('connection_id').notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });
+
+/**
+ * Timed work the cluster does once per period whichever instance's timer fires (the broker's full resync, sweeps of
+ * expired rows): the instance whose conditional upsert moves `lastRunAt` runs it, the others skip (cluster/periodic.ts).
+ */
+export const periodicRuns = pgTable('periodic_runs', {
+  name: text('name').primaryKey(),
+  lastRunAt: timestamp('last_run_at', { withTimezone: true }).notNull(),
+});

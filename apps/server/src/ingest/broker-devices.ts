@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { everyPeriodOnce } from '../cluster/periodic.ts';
 import type { Db } from '../db/index.ts';
 import {
   type DeviceAccess,
@@ -107,13 +108,13 @@ const removal = (deviceId: string): DynsecCommand[] => [
  * a device with credentials has a client (user name and client id: its device id; its secret; a role allowing its
  * own topics only), disabled while its licence has ended; a device without credentials (licence deleted, device
  * deleted) has none. It follows the access announcements of device-credentials.ts one device at a time, and compares
- * everything at start and every few minutes, so a broker that lost its state or missed an announcement converges.
+ * everything at start and every few minutes (one instance of the cluster a period), so a broker that lost its state or missed an announcement converges.
  * Mosquitto disconnects a client it deletes, disables or gives a new secret.
  */
 export class BrokerDevices {
   private readonly queue = new Map<string, Promise<void>>();
   private stopListening: () => void = () => {};
-  private timer: NodeJS.Timeout | undefined;
+  private stopResyncing: () => void = () => {};
   private readonly api: DynsecApi;
   private readonly db: Db;
   private readonly log: FastifyBaseLogger;
@@ -127,17 +128,19 @@ export class BrokerDevices {
   async start(): Promise<void> {
     this.stopListening = onDeviceAccessChanged((deviceId, issued) => this.sync(deviceId, issued));
     await this.resync();
-    this.timer = setInterval(() => {
-      this.resync().catch((error: unknown) =>
-        this.log.warn({ error }, 'resync of broker device clients failed'),
-      );
-    }, RESYNC_EVERY_MS);
-    this.timer.unref();
+    // The broker is one for the whole cluster: one instance compares it each period.
+    this.stopResyncing = everyPeriodOnce(
+      this.db,
+      'broker device clients',
+      RESYNC_EVERY_MS,
+      () => this.resync(),
+      (error) => this.log.warn({ error }, 'resync of broker device clients failed'),
+    );
   }
 
   async close(): Promise<void> {
     this.stopListening();
-    clearInterval(this.timer);
+    this.stopResyncing();
     await Promise.all(this.queue.values());
   }
 
