@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { LiveBatcher, type LiveChanges, type LiveDevices, withChanges } from './live-batch.ts';
 
-/** Frames the test runs by hand. */
-function manualFrames() {
+/** Timers the test fires by hand. */
+function manualTimers() {
   const queued = new Map<number, () => void>();
   let next = 1;
   return {
-    frames: {
+    timers: {
       request: (run: () => void) => {
         queued.set(next, run);
         return next++;
@@ -14,7 +14,7 @@ function manualFrames() {
       cancel: (handle: number) => void queued.delete(handle),
     },
     queued,
-    runFrame() {
+    fire() {
       const runs = [...queued.values()];
       queued.clear();
       for (const run of runs) run();
@@ -22,11 +22,11 @@ function manualFrames() {
   };
 }
 
-describe('live messages gathered per frame', () => {
-  it('hands a burst of messages over once, at the next frame, with the newest value of each path', () => {
-    const { frames, queued, runFrame } = manualFrames();
+describe('live messages gathered before a render', () => {
+  it('hands a burst of messages over once, when the timer fires, with the newest value of each path', () => {
+    const { timers, queued, fire } = manualTimers();
     const applied: LiveChanges[] = [];
-    const batcher = new LiveBatcher((changes) => applied.push(changes), frames);
+    const batcher = new LiveBatcher((changes) => applied.push(changes), timers);
     for (let i = 1; i <= 500; i++) batcher.values('press', 1000 + i, { '/speed': i });
     batcher.values('press', 900, { '/speed': -1, '/temperature': 20 });
     batcher.status('press', 'OFFLINE');
@@ -34,7 +34,7 @@ describe('live messages gathered per frame', () => {
     batcher.values('oven', 5, { '/temperature': 180 });
     expect(applied).toEqual([]);
     expect(queued.size).toBe(1);
-    runFrame();
+    fire();
     expect(applied).toEqual([
       {
         values: {
@@ -44,25 +44,25 @@ describe('live messages gathered per frame', () => {
         status: { press: 'ONLINE' },
       },
     ]);
-    // Nothing new, no frame asked for; the next message asks for one again.
-    runFrame();
+    // Nothing new, no timer set; the next message sets one again.
+    fire();
     expect(applied).toHaveLength(1);
     batcher.values('oven', 6, { '/temperature': 181 });
     expect(queued.size).toBe(1);
   });
 
   it('hands nothing over once stopped', () => {
-    const { frames, queued, runFrame } = manualFrames();
+    const { timers, queued, fire } = manualTimers();
     const applied: LiveChanges[] = [];
-    const batcher = new LiveBatcher((changes) => applied.push(changes), frames);
+    const batcher = new LiveBatcher((changes) => applied.push(changes), timers);
     batcher.values('press', 1, { '/speed': 1 });
     batcher.stop();
     expect(queued.size).toBe(0);
-    runFrame();
+    fire();
     expect(applied).toEqual([]);
   });
 
-  it('keeps a shown value that is newer than the one a frame brings, and every other device and path', () => {
+  it('keeps a shown value that is newer than the one handed over, and every other device and path', () => {
     const current: LiveDevices = {
       values: {
         press: { '/speed': { value: 7, ts: 2000 }, '/count': { value: 3, ts: 10 } },

@@ -7,30 +7,36 @@ export type LiveDevices = {
   connected: boolean;
 };
 
-/** What arrived since the last frame: the newest value per device and path, the last status per device. */
+/** What arrived since the last hand-over: the newest value per device and path, the last status per device. */
 export type LiveChanges = Pick<LiveDevices, 'values' | 'status'>;
 
-type Frames = { request(run: () => void): number; cancel(handle: number): void };
+/**
+ * How long live messages are gathered before a screen renders them: five renders a second read as live, and a table
+ * of 200 devices publishing fast (thousands of messages a second) rendered once per message, or even once per
+ * animation frame, kept a core of the browser busy.
+ */
+export const LIVE_RENDER_EVERY_MS = 200;
 
-const animationFrames: Frames = {
-  request: (run) => requestAnimationFrame(run),
-  cancel: (handle) => cancelAnimationFrame(handle),
+type Timers = { request(run: () => void): number; cancel(handle: number): void };
+
+const windowTimers: Timers = {
+  request: (run) => window.setTimeout(run, LIVE_RENDER_EVERY_MS),
+  cancel: (handle) => window.clearTimeout(handle),
 };
 
 /**
- * Gathers live messages until the next animation frame and hands them over at once: a screen then renders once per
- * frame, not once per message (a table of devices publishing fast gets thousands a second, and rendering each kept
- * the browser's CPU busy). A hidden tab gets no frames; it keeps only the newest of each, so it holds little.
+ * Gathers live messages for LIVE_RENDER_EVERY_MS after the first and hands them over at once, keeping only the newest
+ * value of each device and path: a screen renders a few times a second however fast its devices publish.
  */
 export class LiveBatcher {
   readonly #apply: (changes: LiveChanges) => void;
-  readonly #frames: Frames;
+  readonly #timers: Timers;
   #pending: LiveChanges | undefined;
-  #frame: number | undefined;
+  #timer: number | undefined;
 
-  constructor(apply: (changes: LiveChanges) => void, frames: Frames = animationFrames) {
+  constructor(apply: (changes: LiveChanges) => void, timers: Timers = windowTimers) {
     this.#apply = apply;
-    this.#frames = frames;
+    this.#timers = timers;
   }
 
   values(deviceId: string, ts: number, values: Record<string, LiveValue['value']>): void {
@@ -49,24 +55,24 @@ export class LiveBatcher {
 
   /** Drops what was not handed over yet. */
   stop(): void {
-    if (this.#frame !== undefined) this.#frames.cancel(this.#frame);
-    this.#frame = undefined;
+    if (this.#timer !== undefined) this.#timers.cancel(this.#timer);
+    this.#timer = undefined;
     this.#pending = undefined;
   }
 
   #queue(): LiveChanges {
     this.#pending ??= { values: {}, status: {} };
-    this.#frame ??= this.#frames.request(() => {
+    this.#timer ??= this.#timers.request(() => {
       const changes = this.#pending;
       this.#pending = undefined;
-      this.#frame = undefined;
+      this.#timer = undefined;
       if (changes) this.#apply(changes);
     });
     return this.#pending;
   }
 }
 
-/** The screen's live state with a frame's changes: a value replaces one only when it is not older. */
+/** The screen's live state with the changes handed over: a value replaces one only when it is not older. */
 export function withChanges(current: LiveDevices, changes: LiveChanges): LiveDevices {
   const values = { ...current.values };
   for (const [deviceId, paths] of Object.entries(changes.values)) {

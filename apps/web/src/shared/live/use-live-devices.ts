@@ -3,7 +3,7 @@ import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { LiveBatcher, type LiveDevices, withChanges } from './live-batch.ts';
 import { liveClientFor } from './live-client.ts';
 
-/** Live values and status of the given devices, as they arrive over `/svc/live` (rendered at most once a frame). */
+/** Live values and status of the given devices, as they arrive over `/svc/live` (rendered a few times a second: LIVE_RENDER_EVERY_MS). */
 export function useLiveDevices(deviceIds: readonly string[]): LiveDevices {
   const { organization, token } = useOrganizationApi();
   const [live, setLive] = useState<LiveDevices>({ values: {}, status: {}, connected: false });
