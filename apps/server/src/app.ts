@@ -57,6 +57,7 @@ import { TriggerEngine } from './services/triggermanager/engine.ts';
 import { triggerManagerService } from './services/triggermanager/routes.ts';
 import { legacyVpnService } from './services/vpn/legacy/routes.ts';
 import { vpn2Service } from './services/vpn/routes.ts';
+import { registerLiveSessions } from './services/vpn/sessions/live.ts';
 import { testFixtureRoutes } from './testing/fixtures-route.ts';
 import { sessionHostsServeOnlyRemote } from './tunnel/browser-access.ts';
 import { InternalAuth } from './tunnel/forwarding.ts';
@@ -269,6 +270,7 @@ export async function buildApp({
       },
     },
   });
+  const liveSessions = registerLiveSessions(tunnels, db, bus);
   await app.register(tunnelRoutes, { db, tunnels });
   await app.register(remoteAccessRoutes, { db, config, tunnels });
   for (const service of SERVICES)
@@ -332,6 +334,7 @@ export async function buildApp({
     await triggers.close();
     await licenseExpiry.close();
     await tunnels.close();
+    liveSessions.stop();
     await alarms.close();
     await notifier.close();
     await membership?.leave();

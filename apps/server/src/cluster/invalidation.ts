@@ -10,6 +10,7 @@ import { PostgresEventBus } from './postgres-event-bus.ts';
  * - device routing: a device id (its preset changed or it was deleted: look up its organization and preset again).
  * - gateway tunnels: a command to the instance holding a gateway's tunnel, as JSON with the gateway id (`taken` by a
  *   newer connection: close an older one; `drop`: a new agent secret or a reset; `lan`: the portal changed its LAN).
+ * - vpn session ended: a remote-access session id (its end is written: break its streams wherever they run).
  */
 export const CHANNELS = {
   alarmRules: 'edgeport_alarm_rules',
@@ -17,6 +18,7 @@ export const CHANNELS = {
   limits: 'edgeport_limits',
   deviceRouting: 'edgeport_device_routing',
   gatewayTunnels: 'edgeport_gateway_tunnels',
+  vpnSessionEnded: 'edgeport_vpn_session_ended',
 } as const;
 
 /** Something every instance caches by key (an organization's rules, a device's routing) that a change makes stale. */

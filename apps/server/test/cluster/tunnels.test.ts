@@ -236,6 +236,27 @@ describe.runIf(process.env.TEST_DATABASE_URL)('remote access across two instance
     socket.close();
   });
 
+  it('ending a session through B breaks its stream running on A at once', async () => {
+    const session = await browserSession(b, portB);
+    expect(session.status, session.message).toBe(200);
+    const socket = new WebSocket(`${String(session.base).replace(/^http/, 'ws')}/ws`, {
+      headers: { cookie: session.cookie ?? '' },
+      createConnection: () => net.connect({ host: '127.0.0.1', port: portA }),
+    });
+    await once(socket, 'open');
+    socket.send('through A');
+    expect(String((await once(socket, 'message'))[0])).toBe('through A');
+    const closed = once(socket, 'close');
+    const ended = await api(b)('GET', `/svc/vpn2/api/v1/connections/${orgId}/press/disconnect`, adminToken);
+    expect(ended.statusCode, ended.body).toBe(200);
+    const startedAt = Date.now();
+    await Promise.race([
+      closed,
+      new Promise((_, reject) => setTimeout(() => reject(new Error('the stream on A is still open')), 2_000)),
+    ]);
+    expect(Date.now() - startedAt).toBeLessThan(2_000);
+  });
+
   it('forwards TCP sessions through B, whichever instance the agent’s data connections reach', async () => {
     const grant = await api(b)('POST', '/svc/vpn2/api/v1/credentials/request', adminToken, {
       domain: orgId,

@@ -35,6 +35,7 @@ export async function endSessions(
     const row = await store.endSessionRow(db, id, reason, live.takePending(id));
     live.forget(id);
     if (!row?.endedAt) continue;
+    await live.ended(id);
     ended += 1;
     await recordSessionEnd(db, row, reason);
   }

@@ -1,4 +1,6 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import type { EventBus } from '../../../cluster/event-bus.ts';
+import { CHANNELS, type Invalidation, invalidation } from '../../../cluster/invalidation.ts';
 import type { Db } from '../../../db/index.ts';
 import { vpnSessions } from '../../../db/schema.ts';
 import type { GatewayTunnels } from '../../../tunnel/hub.ts';
@@ -24,9 +26,34 @@ type SessionState = {
 export class LiveSessions {
   readonly #db: Db;
   readonly #sessions = new Map<string, SessionState>();
+  /** Session ends announced to every instance: a session's streams run wherever its user's connections arrived. */
+  readonly #endings: Invalidation | undefined;
 
-  constructor(db: Db) {
+  constructor(db: Db, bus?: EventBus) {
     this.#db = db;
+    this.#endings =
+      bus &&
+      invalidation(bus, CHANNELS.vpnSessionEnded, {
+        one: (sessionId) => this.closeStreams(sessionId),
+        all: () => this.#closeEnded(),
+      });
+  }
+
+  /** The session's end is written: its streams break here and on every other instance. */
+  async ended(sessionId: string): Promise<void> {
+    if (this.#endings) await this.#endings.changed(sessionId);
+    else this.closeStreams(sessionId);
+  }
+
+  /** Announcements may have been missed: breaks the streams of every session here whose end is written. */
+  async #closeEnded(): Promise<void> {
+    const live = this.liveSessionIds();
+    if (live.length === 0) return;
+    const ended = await this.#db
+      .select({ id: vpnSessions.id })
+      .from(vpnSessions)
+      .where(and(inArray(vpnSessions.id, live), isNotNull(vpnSessions.endedAt)));
+    for (const { id } of ended) this.closeStreams(id);
   }
 
   #state(sessionId: string): SessionState {
@@ -128,8 +155,9 @@ export class LiveSessions {
     return [...this.#sessions.entries()].filter(([, state]) => state.closers.size > 0).map(([id]) => id);
   }
 
-  /** Stops the pending timers (shutdown). */
+  /** Stops the pending timers and hearing of other instances' session ends (shutdown). */
   stop(): void {
+    this.#endings?.stop();
     for (const state of this.#sessions.values()) {
       if (state.flushTimer) clearTimeout(state.flushTimer);
       state.flushTimer = undefined;
@@ -148,6 +176,13 @@ export class LiveSessions {
 }
 
 const registries = new WeakMap<GatewayTunnels, LiveSessions>();
+
+/** The composition root makes a server's live sessions, hearing session ends on the cluster's bus. */
+export function registerLiveSessions(tunnels: GatewayTunnels, db: Db, bus: EventBus): LiveSessions {
+  const live = new LiveSessions(db, bus);
+  registries.set(tunnels, live);
+  return live;
+}
 
 /**
  * The live sessions of one server: keyed by its tunnels, which the sessions service and the remote-access routes
