@@ -11,7 +11,7 @@
  *        [--sample 10] [--no-write]   (the web app is built first when apps/web/dist is missing)
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -22,7 +22,7 @@ import type { ServerProcess } from '../apps/server/test/support/server-process.t
 import { type BenchCluster, startBenchCluster } from './support/cluster.ts';
 import { writeSection } from './support/results-file.ts';
 import { readRssBytes } from './support/server.ts';
-import { MB, round } from './support/stats.ts';
+import { MB, percentile, round } from './support/stats.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -41,6 +41,9 @@ const SAMPLE_S = Number(args.sample);
 /** How long the flat-out load is measured, after 5 s of warm-up. */
 const MAX_SECONDS = 20;
 const RSS_GROWTH_LIMIT = 0.1;
+/** RSS is compared as the median of this many minutes after the warm-up against the median of the last ones. */
+const WINDOW_MINUTES = 5;
+const SAMPLES_FILE = path.join(os.tmpdir(), 'cluster-soak-samples.json');
 const REALM = 'soak';
 const PASSWORD = 'correct horse battery';
 const CHROMIUM = process.env.CHROME_PATH || '/usr/bin/chromium';
@@ -233,16 +236,28 @@ function report(result: {
   fleetErrors: number;
 }) {
   const { samples, logs, watchers } = result;
-  const afterWarmup = samples.find((sample) => sample.at >= WARMUP_MINUTES) ?? samples[0];
   const last = samples.at(-1);
-  if (!afterWarmup || !last) throw new Error('no samples');
+  if (!last) throw new Error('no samples');
+  // RSS moves by 100 MB and more as the heap grows and is given back: a window's median, not a single sample.
+  const first = samples.filter(
+    (sample) => sample.at >= WARMUP_MINUTES && sample.at < WARMUP_MINUTES + WINDOW_MINUTES,
+  );
+  const closing = samples.filter((sample) => sample.at > last.at - WINDOW_MINUTES);
   const secondHalf = samples.filter((sample) => sample.at >= MINUTES / 2);
-  const instances = afterWarmup.rss.map((start, i) => {
-    const endRss = last.rss[i] ?? 0;
+  const instances = last.rss.map((_, i) => {
+    const start = percentile(
+      first.map((sample) => sample.rss[i] ?? 0),
+      50,
+    );
+    const end = percentile(
+      closing.map((sample) => sample.rss[i] ?? 0),
+      50,
+    );
     const peak = Math.max(...samples.map((sample) => sample.rss[i] ?? 0));
     const perHour = slope(secondHalf.map((sample) => ({ x: sample.at / 60, y: sample.rss[i] ?? 0 })));
-    return { start, end: endRss, peak, growth: (endRss - start) / start, perHour };
+    return { start, end, peak, growth: (end - start) / start, perHour };
   });
+  writeFileSync(SAMPLES_FILE, JSON.stringify(samples));
   const minutes = last.at;
   // Live frames per minute each browser received, in the emptiest minute after the warm-up.
   const perMinute = watchers.map((_, i) => {
@@ -262,11 +277,11 @@ function report(result: {
   const body = [
     '## Cluster soak: two instances at half their measured ingest, browsers watching',
     '',
-    `Measured ${new Date().toISOString().slice(0, 10)} on this machine (${os.cpus().length} cores, shared with other work) by \`scripts/with-postgres.sh node bench/cluster-soak.bench.ts --minutes ${MINUTES}\`, one run. Two real server processes (\`MQTT_URL\` with dynamic security, \`DATABASE_URL\` on Debian's PostgreSQL, fsync off) consume Debian's Mosquitto. Debian's Chromium (playwright-core) has the portal's devices page open on each instance, signed in, the live values of its table's devices arriving over \`/svc/live\` (the devices an instance did not consume reach it over the broker's relay). The cluster's flat-out ingest on the same ${DEVICES} devices (apps/device-sim, QoS 1, 10 messages in flight each, the load generator on the same 2 cores) was ${round(result.unwatched)} messages stored/s with nobody watching and **${round(result.maximum)} messages stored/s with the browsers watching**: then two Chromium pages (each with 50 devices' live values, rendered every 200 ms) and each instance relaying every value to the other over the broker (subscribed once a browser watches) share the 2 cores with the instances, the load generator, Mosquitto and PostgreSQL. The soak runs at half of the watched figure. Then ${round(minutes)} minutes at half of it: ${round(result.rate, 2)} messages/s per device, ${round(result.rate * DEVICES)} messages/s of 3 values, the browsers still watching. Sampled every ${SAMPLE_S} s; RSS = VmRSS of each server process; growth from the sample after ${WARMUP_MINUTES} minutes of warm-up (heaps and caches filled) to the last one; the slope is a least-squares fit over the second half.`,
+    `Measured ${new Date().toISOString().slice(0, 10)} on this machine (${os.cpus().length} cores, shared with other work) by \`scripts/with-postgres.sh node bench/cluster-soak.bench.ts --minutes ${MINUTES}\`, one run. Two real server processes (\`MQTT_URL\` with dynamic security, \`DATABASE_URL\` on Debian's PostgreSQL, fsync off) consume Debian's Mosquitto. Debian's Chromium (playwright-core) has the portal's devices page open on each instance, signed in, the live values of its table's devices arriving over \`/svc/live\` (the devices an instance did not consume reach it over the broker's relay). The cluster's flat-out ingest on the same ${DEVICES} devices (apps/device-sim, QoS 1, 10 messages in flight each, the load generator on the same 2 cores) was ${round(result.unwatched)} messages stored/s with nobody watching and **${round(result.maximum)} messages stored/s with the browsers watching**: then two Chromium pages (each subscribed to the live feed of the 50 devices its table shows; every value of them arrives, the table renders their connection status) and each instance relaying every value to the other over the broker (subscribed once a browser watches) share the 2 cores with the instances, the load generator, Mosquitto and PostgreSQL. The soak runs at half of the watched figure. Then ${round(minutes)} minutes at half of it: ${round(result.rate, 2)} messages/s per device, ${round(result.rate * DEVICES)} messages/s of 3 values, the browsers still watching. Sampled every ${SAMPLE_S} s; RSS = VmRSS of each server process, which moves by 100 MB and more as the heap grows and is given back; growth compares the median of the ${WINDOW_MINUTES} minutes after ${WARMUP_MINUTES} minutes of warm-up with the median of the last ${WINDOW_MINUTES} minutes; the slope is a least-squares fit over the second half. The samples are in \`${SAMPLES_FILE}\` after a run.`,
     '',
     '| measurement | instance A | instance B | limit | met |',
     '| --- | --- | --- | --- | --- |',
-    `| RSS after warm-up → end (peak), MB | ${instances.map((r) => `${round(r.start)} → ${round(r.end)} (${round(r.peak)})`).join(' | ')} | — | — |`,
+    `| RSS median after warm-up → median at the end (peak), MB | ${instances.map((r) => `${round(r.start)} → ${round(r.end)} (${round(r.peak)})`).join(' | ')} | — | — |`,
     `| RSS growth after warm-up | ${instances.map((r) => `${round(r.growth * 100)} %`).join(' | ')} | < 10 % | ${yes(instances.every((r) => r.growth < RSS_GROWTH_LIMIT))} |`,
     `| RSS trend over the second half, MB per hour | ${instances.map((r) => round(r.perHour)).join(' | ')} | — | — |`,
     `| lines logged at error (warnings) | ${logs.errors.map((n, i) => `${n} (${logs.warnings[i]})`).join(' | ')} | 0 | ${yes(errors === 0)} |`,

@@ -53,7 +53,7 @@ export function DevicesTable({ onOpenDevice }: { onOpenDevice: (id: string) => v
     staleTime: 60_000,
   });
   const pageIds = useMemo(() => devices.data?.items.map((device) => device.id) ?? [], [devices.data]);
-  const live = useLiveDevices(pageIds);
+  const live = useLiveDevices(pageIds, { values: false });
 
   const onRequestChange = useCallback(
     (next: PageRequest) => setRequest((current) => ({ ...current, ...next })),

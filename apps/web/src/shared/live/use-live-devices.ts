@@ -3,8 +3,12 @@ import { useOrganizationApi } from '../../app/use-organization-api.ts';
 import { LiveBatcher, type LiveDevices, withChanges } from './live-batch.ts';
 import { liveClientFor } from './live-client.ts';
 
-/** Live values and status of the given devices, as they arrive over `/svc/live` (rendered a few times a second: LIVE_RENDER_EVERY_MS). */
-export function useLiveDevices(deviceIds: readonly string[]): LiveDevices {
+/**
+ * Live values and status of the given devices, as they arrive over `/svc/live` (rendered a few times a second:
+ * LIVE_RENDER_EVERY_MS). `{ values: false }`: only their status, for a screen that shows no values (it then renders
+ * only when a device connects or disconnects).
+ */
+export function useLiveDevices(deviceIds: readonly string[], { values = true } = {}): LiveDevices {
   const { organization, token } = useOrganizationApi();
   const [live, setLive] = useState<LiveDevices>({ values: {}, status: {}, connected: false });
   const key = [...deviceIds].sort().join(',');
@@ -21,7 +25,7 @@ export function useLiveDevices(deviceIds: readonly string[]): LiveDevices {
       .filter(Boolean)
       .map((deviceId) =>
         client.subscribe(deviceId, {
-          values: (message) => batcher.values(deviceId, message.ts, message.values),
+          values: values ? (message) => batcher.values(deviceId, message.ts, message.values) : undefined,
           status: (message) => batcher.status(deviceId, message.status),
         }),
       );
@@ -31,7 +35,7 @@ export function useLiveDevices(deviceIds: readonly string[]): LiveDevices {
       batcher.stop();
       for (const stop of stops) stop();
     };
-  }, [organization.id, key]);
+  }, [organization.id, key, values]);
 
   return live;
 }
