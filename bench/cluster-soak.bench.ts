@@ -52,6 +52,10 @@ if (!SERVER_URL)
   throw new Error('needs PostgreSQL: run under scripts/with-postgres.sh or pass --database-url');
 const WEB_DIST = path.resolve(import.meta.dirname, '../apps/web/dist/index.html');
 
+/** What the report says a run of a day (ThingsBoard publishes 24-hour soaks) would need beyond this one. */
+const longerRun = (messagesPerSecond: number) =>
+  `A 24-hour run (\`--minutes 1440\`) needs a machine of its own (on this shared one other work changes the capacity the rate was set from), storage for ${round((messagesPerSecond * 86_400) / 1e6)} million telemetry rows a day at this rate (issue 34's partitions and retention keep it bounded), Mosquitto with persistence and its log rotated, and the servers' logs kept. The samples file then shows whether RSS settles or keeps rising, which 30 minutes cannot tell apart from a slow heap growth.`;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const log = (message: string) => process.stderr.write(`[cluster-soak] ${message}\n`);
 
@@ -293,6 +297,8 @@ function report(result: {
     `| messages acknowledged to the devices / stored after the load | ${result.acked} / ${result.stored} | all stored | ${yes(lost === 0)} |`,
     `| device publish errors | ${result.fleetErrors} | 0 | ${yes(result.fleetErrors === 0)} |`,
     `| messages stored per second over the soak | ${round(result.stored / (last.at * 60))} | the offered ${round(result.rate * DEVICES)} | — |`,
+    '',
+    longerRun(result.rate * DEVICES),
     ...(logs.firstLines.length > 0
       ? ['', 'First lines logged at warn or error:', '', ...logs.firstLines.map((line) => `- \`${line}\``)]
       : []),

@@ -23,7 +23,7 @@ import type { Database } from './db/index.ts';
 import { lazySchemaCompilers } from './http/lazy-schemas.ts';
 import { databaseRateLimitStore } from './http/rate-limit-store.ts';
 import { answerError, refuseNulCharacters } from './http/request-guards.ts';
-import { logRequests } from './http/request-log.ts';
+import { RequestLog } from './http/request-log.ts';
 import { installSecret } from './identity/keys.ts';
 import { RealmRegistry } from './identity/realms.ts';
 import { identityRoutes } from './identity/routes.ts';
@@ -125,7 +125,7 @@ export async function buildApp({
   const schemas = lazySchemaCompilers();
   const app = Fastify({
     logger,
-    disableRequestLogging: true,
+    logController: new RequestLog(),
     // X-Forwarded-* only from the configured proxies: a direct client must not choose the address that sign-in
     // policies, gateway IP filters and rate limits see.
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
@@ -153,7 +153,6 @@ export async function buildApp({
   let shuttingDown = false;
 
   app.setErrorHandler(answerError);
-  logRequests(app);
   app.addHook('preValidation', refuseNulCharacters);
   app.addHook('onRequest', sessionHostsServeOnlyRemote(config));
   await app.register(cookie);

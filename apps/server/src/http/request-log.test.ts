@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/support/server.ts';
-import { logRequests, SLOW_REQUEST_MS } from './request-log.ts';
+import { RequestLog, SLOW_REQUEST_MS } from './request-log.ts';
 
 type Line = { level: number; msg: string; status?: number; url?: string };
 
@@ -26,8 +26,7 @@ describe('request logging', () => {
 
   it('logs a fine request at debug only; refused, slow and failed ones at info or warn', async () => {
     const { logger, lines } = capturedLog('info');
-    const app = Fastify({ logger, disableRequestLogging: true });
-    logRequests(app);
+    const app = Fastify({ logger, logController: new RequestLog() });
     app.get('/fine', async () => 'ok');
     app.get('/refused', async (_request, reply) => reply.code(401).send());
     app.get('/slow', async () => {
@@ -39,7 +38,7 @@ describe('request logging', () => {
     });
     for (const url of ['/fine', '/refused', '/slow', '/broken']) await app.inject({ url });
     await app.close();
-    const requestLines = lines.filter((line) => line.url !== undefined);
+    const requestLines = lines.filter((line) => line.status !== undefined);
     expect(requestLines.map((line) => [line.url, line.level, line.msg])).toEqual([
       ['/refused', INFO, 'request refused'],
       ['/slow', INFO, 'slow request'],
