@@ -47,6 +47,14 @@ export class Store {
     );
     return Number(result.rows[0]?.commits ?? 0);
   }
+  /** Alarms a rule raised (each row is one crossing). */
+  async alarmsOf(ruleId: string): Promise<number> {
+    const result = await this.client.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM alarms WHERE rule_id = $1',
+      [ruleId],
+    );
+    return result.rows[0]?.n ?? 0;
+  }
   async backends(): Promise<number[]> {
     const result = await this.client.query<{ pid: number }>(
       'SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
