@@ -34,11 +34,15 @@ export async function demoOrganizationId(db: Db): Promise<string | undefined> {
   return org?.id;
 }
 
-/** The demo model and preset, the demo devices bound to it, and spare activation keys for the walkthrough (once). */
-async function ensureDemoDevices(db: Db, organizationId: string) {
+/**
+ * The demo model and preset, the demo devices bound to it, and spare activation keys for the walkthrough: with the
+ * first of the demo devices (the organization has the plant gateway's device before, so its being empty is no sign).
+ */
+export async function ensureDemoDevices(db: Db, organizationId: string) {
   const { presetId } = await seedDemoModel(db, organizationId);
   const existing = await db.select().from(devices).where(eq(devices.organizationId, organizationId));
-  if (existing.length === 0) await seedDemoLicenses(db, organizationId, DEMO_ACTIVATION_KEYS);
+  const firstTime = !existing.some((row) => DEMO_DEVICES.some((demo) => demo.label === row.label));
+  if (firstTime) await seedDemoLicenses(db, organizationId, DEMO_ACTIVATION_KEYS);
   const ids: string[] = [];
   for (const demo of DEMO_DEVICES) {
     let device = existing.find((row) => row.label === demo.label);
