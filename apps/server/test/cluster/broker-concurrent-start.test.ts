@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDevice, type DynsecMosquitto, startDynsecMosquitto } from '../ingest/dynsec-mosquitto.ts';
+import { emptyTestDatabase } from '../support/server.ts';
 import { provisionDataDir, type ServerProcess, startServerProcess } from '../support/server-process.ts';
 
 // Three instances start at the same moment on a Mosquitto initialised as an operator does (`mosquitto_ctrl dynsec
@@ -16,34 +16,21 @@ const adminUrl = process.env.TEST_DATABASE_URL;
 const givings = (log: string) => log.match(/addClientRole \| username=edgeport-admin/g)?.length ?? 0;
 
 describe.runIf(adminUrl)('instances starting together on a fresh Mosquitto with dynamic security', () => {
-  const name = `edgeport_brokerstart_${randomBytes(6).toString('hex')}`;
   const dirs = [0, 1, 2].map(() => mkdtempSync(path.join(tmpdir(), 'edgeport-brokerstart-')));
   let databaseUrl = '';
+  let dropDatabase = async () => {};
   let mosquitto: DynsecMosquitto;
   const instances: ServerProcess[] = [];
 
-  async function admin(sql: string) {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  }
-
   beforeAll(async () => {
-    await admin(`create database ${name}`);
-    const url = new URL(adminUrl ?? '');
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
+    ({ url: databaseUrl, drop: dropDatabase } = await emptyTestDatabase('edgeport_brokerstart'));
     mosquitto = await startDynsecMosquitto();
   });
   afterAll(async () => {
     for (const instance of instances) instance.child.kill('SIGKILL');
     await Promise.all(instances.map((instance) => instance.exited));
     await mosquitto?.close();
-    await admin(`drop database if exists ${name} with (force)`);
+    await dropDatabase();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 

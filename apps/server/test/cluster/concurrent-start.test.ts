@@ -1,38 +1,24 @@
-import { randomBytes } from 'node:crypto';
 import { and, count, eq, isNull } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/index.ts';
 import { organizations } from '../../src/db/schema.ts';
 import { seedDemo } from '../../src/demo/seed.ts';
 import { RealmRegistry } from '../../src/identity/realms.ts';
+import { emptyTestDatabase } from '../support/server.ts';
 
 // Instances of a cluster share one PostgreSQL; PGlite is one process's own database, so this runs in the PostgreSQL
 // pass of the suite (scripts/test.sh sets TEST_DATABASE_URL there).
 const adminUrl = process.env.TEST_DATABASE_URL;
 
 describe.runIf(adminUrl)('instances starting together on an empty PostgreSQL database', () => {
-  const name = `edgeport_start_${randomBytes(6).toString('hex')}`;
   let databaseUrl = '';
-
-  async function admin(sql: string) {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  }
+  let dropDatabase = async () => {};
 
   beforeAll(async () => {
-    await admin(`create database ${name}`);
-    const url = new URL(adminUrl ?? '');
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
+    ({ url: databaseUrl, drop: dropDatabase } = await emptyTestDatabase('edgeport_start'));
   });
-  afterAll(() => admin(`drop database if exists ${name} with (force)`));
+  afterAll(() => dropDatabase());
 
   it('migrate once and seed the demo once', async () => {
     const databases = await Promise.all([1, 2, 3].map(() => openDatabase({ databaseUrl })));

@@ -38,19 +38,9 @@ export async function startTestServer(
     ...(ownDataDir ? { dataDir: ownDataDir } : {}),
     ...overrides,
   };
-  const adminUrl = process.env.TEST_DATABASE_URL;
   let dropDatabase = async () => {};
   let databaseUrl: string | undefined;
-  if (adminUrl) {
-    const name = `edgeport_test_${randomBytes(6).toString('hex')}`;
-    await withAdmin(adminUrl, (client) => client.query(`create database ${name}`));
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    dropDatabase = async () => {
-      await withAdmin(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`));
-    };
-  }
+  if (process.env.TEST_DATABASE_URL) ({ url: databaseUrl, drop: dropDatabase } = await emptyTestDatabase());
   const database = await openDatabase(databaseUrl ? { databaseUrl } : { template: pgliteTemplate() });
   const app = await buildApp({ config, database, logger, ...engines });
   await app.ready();
@@ -92,6 +82,27 @@ export async function startAnotherInstance(
       await app.close();
       await database.close();
       await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * An empty database of its own on the PostgreSQL server of TEST_DATABASE_URL (`prefix` names it, for a look at
+ * pg_stat_activity): its URL, and `drop` to remove it with whatever is still connected.
+ */
+export async function emptyTestDatabase(
+  prefix = 'edgeport_test',
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error('an empty PostgreSQL database needs TEST_DATABASE_URL');
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  await withAdmin(adminUrl, (client) => client.query(`create database ${name}`));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await withAdmin(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`));
     },
   };
 }
