@@ -192,11 +192,15 @@ export async function buildApp({
     ...(database.kind === 'postgres' && { store: databaseRateLimitStore(database.db) }),
   });
   await app.register(websocket, { options: { maxPayload: 256 * 1024 } });
+  // This instance's fixed name, read or made once: the membership and the external broker's sessions carry it.
+  const instanceId =
+    database.kind === 'postgres' || config.mqttUrl
+      ? await instanceIdOf(config.instanceId, config.dataDir)
+      : undefined;
   const ingest = await createIngest(database.db, app.log, config.mqttUrl, {
     maxPacketBytes: config.mqttMaxPacketBytes,
     dynsec: config.mqttDynsec,
-    instanceId: config.instanceId,
-    dataDir: config.dataDir,
+    instanceId,
     exclusive: database.exclusive,
   });
   app.get('/mqtt', { websocket: true, schema: { hide: true } }, (socket) => {
@@ -206,15 +210,8 @@ export async function buildApp({
   const bus = busOption ?? (await eventBusFor(database, app.log));
   // Which instances share the work (device partitions) and where each is reached. PGlite is one process's own.
   const membership =
-    database.kind === 'postgres'
-      ? await ClusterMembership.join(
-          db,
-          {
-            instanceId: await instanceIdOf(config.instanceId, config.dataDir),
-            internalUrl: config.internalUrl,
-          },
-          app.log,
-        )
+    database.kind === 'postgres' && instanceId
+      ? await ClusterMembership.join(db, { instanceId, internalUrl: config.internalUrl }, app.log)
       : undefined;
   // In a cluster a device's alarm and trigger state runs on its partition's owner; on PGlite this process owns all.
   const partitions = membership

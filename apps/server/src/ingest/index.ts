@@ -7,7 +7,7 @@ import type { Db, Exclusive } from '../db/index.ts';
 import { createBroker } from './broker.ts';
 import { ConnectionTracker } from './connections.ts';
 import { DeviceEvents } from './events.ts';
-import { connectExternalBroker, type ExternalBroker, instanceIdOf } from './external-broker.ts';
+import { connectExternalBroker, type ExternalBroker } from './external-broker.ts';
 import type { LiveRelay } from './live-relay.ts';
 import type { DataValue } from './payload.ts';
 import { IngestPipeline } from './pipeline.ts';
@@ -54,9 +54,8 @@ export type IngestOptions = {
   maxPacketBytes: number;
   /** MQTT_DYNSEC: the external broker's device clients are managed through its dynamic-security API. */
   dynsec?: boolean;
-  /** INSTANCE_ID; unset, an id kept under `dataDir`. */
+  /** This instance's fixed name (`instanceIdOf`): an external broker's consumer sessions are named after it. */
   instanceId?: string;
-  dataDir?: string;
   /** Work no other instance runs at the same time (Database.exclusive): the broker's one-time set-up. */
   exclusive?: Exclusive;
 };
@@ -65,13 +64,7 @@ export async function createIngest(
   db: Db,
   log: FastifyBaseLogger,
   mqttUrl: string | undefined,
-  {
-    maxPacketBytes,
-    dynsec = false,
-    instanceId,
-    dataDir = '.',
-    exclusive = (_name, work) => work(),
-  }: IngestOptions,
+  { maxPacketBytes, dynsec = false, instanceId, exclusive = (_name, work) => work() }: IngestOptions,
 ): Promise<Ingest> {
   // mqtt-packet (under aedes and mqtt.js alike) otherwise makes a two-byte Buffer for each of the 65,536 numbers on
   // the first packet it writes and keeps them for good: about 9 MB of the server's idle heap, to save one small
@@ -83,9 +76,10 @@ export async function createIngest(
   let broker: Aedes | undefined;
   let external: ExternalBroker | undefined;
   if (mqttUrl) {
+    if (!instanceId) throw new Error('consuming an external broker needs the instance id');
     external = await connectExternalBroker({
       url: mqttUrl,
-      instanceId: await instanceIdOf(instanceId, dataDir),
+      instanceId,
       dynsec,
       db,
       exclusive,

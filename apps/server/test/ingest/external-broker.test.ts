@@ -3,13 +3,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import mqtt, { type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devices, telemetry } from '../../src/db/schema.ts';
 import { activatedDevice, testPreset } from '../support/devices.ts';
 import { seedTenants } from '../support/fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { freePort } from '../support/server-process.ts';
+import { connectWhenUp } from './dynsec-mosquitto.ts';
 
 /** MQTT_URL: Debian's Mosquitto is the broker; the server consumes from it with shared subscriptions. */
 let mosquitto: ChildProcess;
@@ -18,18 +19,6 @@ let url: string;
 let server: TestServer;
 let device: { deviceId: string };
 let client: MqttClient;
-
-/** Mosquitto takes a moment to listen. */
-async function connectWhenUp(address: string): Promise<MqttClient> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    try {
-      return await mqtt.connectAsync(address, { reconnectPeriod: 0 });
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  throw new Error('mosquitto did not start');
-}
 
 beforeAll(async () => {
   const port = await freePort();
