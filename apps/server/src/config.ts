@@ -150,9 +150,11 @@ function internalUrl(env: NodeJS.ProcessEnv, port: number): string {
 }
 
 /** INSTANCE_ID: part of MQTT client ids, so letters, digits, '-' and '_' only. */
+export const INSTANCE_ID_PATTERN = /^[A-Za-z0-9_-]{1,40}$/;
+
 function instanceId(env: NodeJS.ProcessEnv): string | undefined {
   const raw = optional(env, 'INSTANCE_ID');
-  if (raw !== undefined && !/^[A-Za-z0-9_-]{1,40}$/.test(raw))
+  if (raw !== undefined && !INSTANCE_ID_PATTERN.test(raw))
     throw new ConfigError(`INSTANCE_ID must be 1 to 40 letters, digits, '-' or '_', got '${raw}'`);
   return raw;
 }

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import { INSTANCE_ID_PATTERN } from '../config.ts';
 import type { Db, Exclusive } from '../db/index.ts';
 import { BrokerDevices, ensureServerRole, INTERNAL_TOPIC_ROOT, SHARE_GROUP } from './broker-devices.ts';
 import type { ConnectionTracker } from './connections.ts';
@@ -55,19 +56,27 @@ export async function instanceIdOf(configured: string | undefined, dataDir: stri
     (text) => text.trim(),
     () => '',
   );
-  if (/^[A-Za-z0-9_-]{1,40}$/.test(kept)) return kept;
+  if (INSTANCE_ID_PATTERN.test(kept)) return kept;
   const made = randomBytes(6).toString('hex');
+  // Written whole under a private name, then linked into place: a process starting at the same moment never reads
+  // a half-written file, and whichever link comes first is the id of both.
+  const draft = `${file}.${made}`;
   try {
     await mkdir(dataDir, { recursive: true });
-    await writeFile(file, `${made}\n`, { flag: 'wx' });
+    await writeFile(draft, `${made}\n`);
+    await link(draft, file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
       throw new Error(`INSTANCE_ID is not set and ${file} cannot be written: set INSTANCE_ID`, {
         cause: error,
       });
+  } finally {
+    await rm(draft, { force: true });
   }
-  // Another process starting on the same directory at the same moment wrote first: its id is the one.
-  return (await readFile(file, 'utf8')).trim();
+  const id = (await readFile(file, 'utf8')).trim();
+  if (!INSTANCE_ID_PATTERN.test(id))
+    throw new Error(`${file} does not hold an instance id: remove it or set INSTANCE_ID`);
+  return id;
 }
 
 /** The broker's address as devices reach it: MQTT_URL without the server's user name and password. */

@@ -14,11 +14,14 @@ describe('the instance id on the external broker', () => {
     const made = await instanceIdOf(undefined, first);
     expect(made).toMatch(/^[0-9a-f]{12}$/);
     expect(await instanceIdOf(undefined, first)).toBe(made);
-    // Two processes starting on one directory at once agree.
-    const together = path.join(root, 'two');
-    const [a, b] = await Promise.all([instanceIdOf(undefined, together), instanceIdOf(undefined, together)]);
-    expect(a).toBe(b);
-    expect(a).not.toBe(made);
+    // Processes starting on one directory at once agree, and none reads the file half-written.
+    for (let round = 0; round < 50; round += 1) {
+      const together = path.join(root, `together-${round}`);
+      const ids = await Promise.all(Array.from({ length: 16 }, () => instanceIdOf(undefined, together)));
+      expect(new Set(ids).size).toBe(1);
+      expect(ids[0]).toMatch(/^[0-9a-f]{12}$/);
+      expect(ids[0]).not.toBe(made);
+    }
     expect(await instanceIdOf('instance-1', first)).toBe('instance-1');
   });
 
