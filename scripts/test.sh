@@ -47,7 +47,8 @@ total=$(passed_in unit 'Tests +[0-9]+ passed')
 # concurrency. Run again on PostgreSQL: ingest and its durability, and the services that serialise concurrent writes
 # (alarms, notifications' leased worker, limits, licences and billing). The cross-tenant matrix checks authorization,
 # which does not depend on the engine: it runs on PGlite only.
-POSTGRES_SUITES=(apps/server/test/ingest apps/server/test/cluster apps/server/src/ingest apps/server/src/services/alarms
+POSTGRES_SUITES=(apps/server/test/ingest apps/server/test/cluster apps/server/src/ingest apps/server/src/telemetry
+  apps/server/src/services/platform/data apps/server/src/services/alarms
   apps/server/src/services/notifications apps/server/src/services/limits apps/server/src/services/license)
 if [ "${TEST_POSTGRES:-1}" = "all" ]; then POSTGRES_SUITES=(apps/server); fi
 if [ "${TEST_POSTGRES:-1}" != "0" ]; then

@@ -7,6 +7,8 @@ import {
   createUser,
 } from '../../apps/server/src/services/core/organizations/provisioning.ts';
 import { seedTelemetryFixture } from '../../apps/server/src/services/platform/data/fixtures.ts';
+import { ensurePartitionsBetween } from '../../apps/server/src/telemetry/partitions.ts';
+import { rebuildRollups } from '../../apps/server/src/telemetry/rollups.ts';
 import { PASSWORD } from '../../apps/server/test/support/fixtures.ts';
 import { rptFor } from '../../apps/server/test/support/tokens.ts';
 import { percentile, round } from '../support/stats.ts';
@@ -60,6 +62,7 @@ export async function measureServer(
     log(`storing ${points.toLocaleString('en-US')} values (one every 100 ms)`);
     const seedStarted = performance.now();
     const batch = 200_000;
+    await ensurePartitionsBetween(db, start, end);
     for (let from = 0; from < points; from += batch) {
       await db.execute(sql`
         insert into telemetry (device_id, ts, values)
@@ -68,6 +71,7 @@ export async function measureServer(
             '/motor/running', (g / 600) % 2 = 0)
         from generate_series(${from}::int, ${Math.min(points, from + batch) - 1}::int) g`);
     }
+    await rebuildRollups(db, deviceId);
     await db.execute(sql`analyze telemetry`);
     const seedSeconds = (performance.now() - seedStarted) / 1000;
 

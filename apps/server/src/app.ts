@@ -59,6 +59,7 @@ import { triggerManagerService } from './services/triggermanager/routes.ts';
 import { legacyVpnService } from './services/vpn/legacy/routes.ts';
 import { vpn2Service } from './services/vpn/routes.ts';
 import { registerLiveSessions } from './services/vpn/sessions/live.ts';
+import { startTelemetryMaintenance } from './telemetry/maintenance.ts';
 import { testFixtureRoutes } from './testing/fixtures-route.ts';
 import { sessionHostsServeOnlyRemote } from './tunnel/browser-access.ts';
 import { InternalAuth } from './tunnel/forwarding.ts';
@@ -197,6 +198,12 @@ export async function buildApp({
     database.kind === 'postgres' || config.mqttUrl
       ? await instanceIdOf(config.instanceId, config.dataDir)
       : undefined;
+  const stopTelemetryMaintenance = await startTelemetryMaintenance(
+    database.db,
+    config.telemetryRetention,
+    () => clock.now(),
+    app.log,
+  );
   const ingest = await createIngest(database.db, app.log, config.mqttUrl, {
     maxPacketBytes: config.mqttMaxPacketBytes,
     dynsec: config.mqttDynsec,
@@ -328,6 +335,7 @@ export async function buildApp({
 
   app.addHook('onClose', async () => {
     shuttingDown = true;
+    stopTelemetryMaintenance();
     await ingest.close();
     await partitions?.stop();
     await triggers.close();

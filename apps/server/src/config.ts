@@ -57,6 +57,17 @@ export type Config = {
    * Default `http://127.0.0.1:{PORT}`: right when every instance runs on one machine.
    */
   internalUrl: string;
+  /** How long stored values are kept, per organization (its limit `telemetryRetentionDays`) and on the server. */
+  telemetryRetention: TelemetryRetention;
+};
+
+export type TelemetryRetention = {
+  /** Days of raw values an organization without its own setting keeps (TELEMETRY_RETENTION_DAYS, 365). */
+  defaultDays: number;
+  /** The most days an organization may set (TELEMETRY_RETENTION_MAX_DAYS, 3650). */
+  maxDays: number;
+  /** Days the hourly rollups are kept (TELEMETRY_ROLLUP_RETENTION_DAYS, 1825: five years). */
+  rollupDays: number;
 };
 
 export class ConfigError extends Error {}
@@ -124,6 +135,29 @@ function bytes(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   if (!Number.isSafeInteger(value) || value < 0)
     throw new ConfigError(`${name} must be a number of bytes, got '${raw}'`);
   return value;
+}
+
+/** A number of days: a whole number from 1 on. */
+function days(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = optional(env, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new ConfigError(`${name} must be a whole number of days from 1 on, got '${raw}'`);
+  return value;
+}
+
+function telemetryRetention(env: NodeJS.ProcessEnv): TelemetryRetention {
+  const retention = {
+    defaultDays: days(env, 'TELEMETRY_RETENTION_DAYS', 365),
+    maxDays: days(env, 'TELEMETRY_RETENTION_MAX_DAYS', 3650),
+    rollupDays: days(env, 'TELEMETRY_ROLLUP_RETENTION_DAYS', 1825),
+  };
+  if (retention.defaultDays > retention.maxDays)
+    throw new ConfigError(
+      `TELEMETRY_RETENTION_DAYS (${retention.defaultDays}) must not exceed TELEMETRY_RETENTION_MAX_DAYS (${retention.maxDays})`,
+    );
+  return retention;
 }
 
 /** A comma-separated list of non-empty entries. */
@@ -216,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttDynsec: mqttDynsec(env),
     instanceId: instanceId(env),
     internalUrl: internalUrl(env, port),
+    telemetryRetention: telemetryRetention(env),
   };
 }
 

@@ -21,6 +21,21 @@ export const LIMIT_KEYS = [
 ] as const;
 export type LimitKey = (typeof LIMIT_KEYS)[number];
 
+/** How many days of raw device values the organization keeps (not a count: null is the server's default). */
+export const RETENTION_KEY = 'telemetryRetentionDays' as const;
+export type StoredLimitKey = LimitKey | typeof RETENTION_KEY;
+export const STORED_LIMIT_KEYS: readonly StoredLimitKey[] = [...LIMIT_KEYS, RETENTION_KEY];
+
+const RetentionDays = Type.Optional(
+  Type.Unsafe<number | null>({
+    type: ['integer', 'null'],
+    minimum: 1,
+    maximum: 1_000_000,
+    description:
+      "days of raw device values kept, from 1 to the server's maximum (`retention.maxDays`); null: the server's default",
+  }),
+);
+
 /** Creating or replacing limits needs at least one defined value, else 'undefined limits' (spec 5). */
 export const LimitsInput = Type.Object(
   {
@@ -29,6 +44,7 @@ export const LimitsInput = Type.Object(
     dashboards: Limit,
     dataPointsPerDay: Limit,
     notificationsPerDay: Limit,
+    telemetryRetentionDays: RetentionDays,
   },
   { additionalProperties: false },
 );
@@ -53,7 +69,24 @@ export const Limits = Type.Object({
     dashboards: Nullable,
     dataPointsPerDay: Nullable,
     notificationsPerDay: Nullable,
+    telemetryRetentionDays: Nullable,
   }),
+  retention: Type.Object(
+    {
+      days: Type.Integer({
+        description: 'the days of raw values the organization keeps now (its own, else the default)',
+      }),
+      defaultDays: Type.Integer({ description: "the server's default (TELEMETRY_RETENTION_DAYS)" }),
+      maxDays: Type.Integer({
+        description: 'the most days an organization may keep (TELEMETRY_RETENTION_MAX_DAYS)',
+      }),
+      rollupDays: Type.Integer({
+        description:
+          'days the hourly rollups are kept, longer than raw values (TELEMETRY_ROLLUP_RETENTION_DAYS)',
+      }),
+    },
+    { description: 'How long stored device values are kept' },
+  ),
   usage: Usage,
   updatedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 });

@@ -96,6 +96,13 @@ export const DataPoints = Type.Object({
 export type DataPoints = Static<typeof DataPoints>;
 
 /**
+ * What a series' points were taken from: the stored values, or the 1-minute or 1-hour rollups (the minimum and the
+ * maximum of each time bucket), chosen from the range and `maxPoints`.
+ */
+export const DataResolution = Type.Union([Type.Literal('raw'), Type.Literal('minute'), Type.Literal('hour')]);
+export type DataResolution = Static<typeof DataResolution>;
+
+/**
  * One device's values of one path in the range. Numbers and integers as stored, booleans as 0/1. String paths are
  * not charted: their `v` is all null and `text` lists the raw values (at most maxPoints, the earliest first).
  */
@@ -111,6 +118,7 @@ export const DataSeries = Type.Object({
   decimated: Type.Boolean(),
   /** How many stored values the range holds. */
   total: Type.Integer(),
+  resolution: DataResolution,
 });
 export type DataSeries = Static<typeof DataSeries>;
 

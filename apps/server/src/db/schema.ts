@@ -739,7 +739,8 @@ export const deviceStatusHistory = pgTable(
 
 /**
  * Stored device values: one row per accepted message, values keyed by model path. No foreign key, for ingest speed:
- * deleting a device deletes its rows explicitly.
+ * deleting a device deletes its rows explicitly. Partitioned by UTC day (migration 0018, telemetry/partitions.ts):
+ * drizzle-kit does not know partitioning, so the parent is declared here as a plain table.
  */
 export const telemetry = pgTable(
   'telemetry',
@@ -750,6 +751,39 @@ export const telemetry = pgTable(
   },
   (t) => [index('telemetry_device_ts_idx').on(t.deviceId, t.ts)],
 );
+
+/**
+ * Per device and path, the numeric values (booleans as 0 and 1) of each minute (`width_s` 60) and hour (3600), kept
+ * by the rollup job from telemetry_rollup_queue, late values too. No foreign key, as telemetry.
+ */
+export const telemetryRollups = pgTable(
+  'telemetry_rollups',
+  {
+    deviceId: uuid('device_id').notNull(),
+    path: text('path').notNull(),
+    widthS: integer('width_s').notNull(),
+    bucket: timestamp('bucket', { withTimezone: true }).notNull(),
+    min: doublePrecision('min').notNull(),
+    max: doublePrecision('max').notNull(),
+    sum: doublePrecision('sum').notNull(),
+    count: integer('count').notNull(),
+    lastTs: timestamp('last_ts', { withTimezone: true, precision: 6 }).notNull(),
+    last: doublePrecision('last').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.path, t.widthS, t.bucket] })],
+);
+
+/**
+ * What the rollups still have to take in: each stored batch writes one row, listing the (device, minute) pairs it
+ * added values to (epoch minutes), in the statement that stores the values. The rollup job takes the rows whose
+ * minutes are all over and recomputes those minutes (telemetry/rollups.ts).
+ */
+export const telemetryRollupQueue = pgTable('telemetry_rollup_queue', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  devices: uuid('devices').array().notNull(),
+  minutes: integer('minutes').array().notNull(),
+  newestMinute: integer('newest_minute').notNull(),
+});
 
 /** The latest value of every path of every device (kept hot in memory by ingest, written through here). */
 export const latestValues = pgTable(
@@ -983,7 +1017,7 @@ export const organizationLimits = pgTable('organization_limits', {
   organizationId: uuid('organization_id')
     .primaryKey()
     .references(() => organizations.id, { onDelete: 'cascade' }),
-  limits: jsonb('limits').$type<Partial<Record<limits.LimitKey, number | null>>>().notNull(),
+  limits: jsonb('limits').$type<Partial<Record<limits.StoredLimitKey, number | null>>>().notNull(),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

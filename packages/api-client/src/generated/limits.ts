@@ -59,6 +59,18 @@ export interface operations {
                             dashboards: number | null;
                             dataPointsPerDay: number | null;
                             notificationsPerDay: number | null;
+                            telemetryRetentionDays: number | null;
+                        };
+                        /** @description How long stored device values are kept */
+                        retention: {
+                            /** @description the days of raw values the organization keeps now (its own, else the default) */
+                            days: number;
+                            /** @description the server's default (TELEMETRY_RETENTION_DAYS) */
+                            defaultDays: number;
+                            /** @description the most days an organization may keep (TELEMETRY_RETENTION_MAX_DAYS) */
+                            maxDays: number;
+                            /** @description days the hourly rollups are kept, longer than raw values (TELEMETRY_ROLLUP_RETENTION_DAYS) */
+                            rollupDays: number;
                         };
                         usage: {
                             devices: number;
@@ -150,6 +162,8 @@ export interface operations {
                     dataPointsPerDay?: number | null;
                     /** @description null: unlimited */
                     notificationsPerDay?: number | null;
+                    /** @description days of raw device values kept, from 1 to the server's maximum (`retention.maxDays`); null: the server's default */
+                    telemetryRetentionDays?: number | null;
                 };
             };
         };
@@ -171,6 +185,18 @@ export interface operations {
                             dashboards: number | null;
                             dataPointsPerDay: number | null;
                             notificationsPerDay: number | null;
+                            telemetryRetentionDays: number | null;
+                        };
+                        /** @description How long stored device values are kept */
+                        retention: {
+                            /** @description the days of raw values the organization keeps now (its own, else the default) */
+                            days: number;
+                            /** @description the server's default (TELEMETRY_RETENTION_DAYS) */
+                            defaultDays: number;
+                            /** @description the most days an organization may keep (TELEMETRY_RETENTION_MAX_DAYS) */
+                            maxDays: number;
+                            /** @description days the hourly rollups are kept, longer than raw values (TELEMETRY_ROLLUP_RETENTION_DAYS) */
+                            rollupDays: number;
                         };
                         usage: {
                             devices: number;
@@ -262,6 +288,8 @@ export interface operations {
                     dataPointsPerDay?: number | null;
                     /** @description null: unlimited */
                     notificationsPerDay?: number | null;
+                    /** @description days of raw device values kept, from 1 to the server's maximum (`retention.maxDays`); null: the server's default */
+                    telemetryRetentionDays?: number | null;
                 };
             };
         };
@@ -283,6 +311,18 @@ export interface operations {
                             dashboards: number | null;
                             dataPointsPerDay: number | null;
                             notificationsPerDay: number | null;
+                            telemetryRetentionDays: number | null;
+                        };
+                        /** @description How long stored device values are kept */
+                        retention: {
+                            /** @description the days of raw values the organization keeps now (its own, else the default) */
+                            days: number;
+                            /** @description the server's default (TELEMETRY_RETENTION_DAYS) */
+                            defaultDays: number;
+                            /** @description the most days an organization may keep (TELEMETRY_RETENTION_MAX_DAYS) */
+                            maxDays: number;
+                            /** @description days the hourly rollups are kept, longer than raw values (TELEMETRY_ROLLUP_RETENTION_DAYS) */
+                            rollupDays: number;
                         };
                         usage: {
                             devices: number;

@@ -1450,6 +1450,7 @@ export interface operations {
                             text?: string[];
                             decimated: boolean;
                             total: number;
+                            resolution: "raw" | "minute" | "hour";
                         }[];
                     };
                 };

@@ -1,11 +1,11 @@
 import type { alarms } from '@edgeport/contract';
 import { and } from 'drizzle-orm';
+import { isUniqueViolation } from '../../db/errors.ts';
 import type { Db } from '../../db/index.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
 import { recordAudit } from '../audit/service.ts';
 import { authorizeInOrganization } from '../core/organizations/service.ts';
-import { isUniqueViolation } from '../mappings/service.ts';
 import { pathOf } from './conditions.ts';
 import type { AlarmEngine } from './engine.ts';
 import * as store from './store.ts';

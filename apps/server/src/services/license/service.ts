@@ -1,6 +1,7 @@
 import type { license } from '@edgeport/contract';
 import type { Action, ResourceType } from '@edgeport/permissions';
 import type { Config } from '../../config.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import type { Db } from '../../db/index.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../http/errors.ts';
 import { abilityIn, type Principal } from '../../http/principal.ts';
@@ -49,15 +50,6 @@ export function toLicense(
     expiresAt: row.expiresAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
   };
-}
-
-export function isUniqueViolation(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current; depth += 1) {
-    if ((current as { code?: unknown }).code === '23505') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }
 
 /** Runs `work` in a transaction; a unique violation (a label taken by a concurrent call) answers 409. */

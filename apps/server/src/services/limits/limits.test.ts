@@ -69,7 +69,9 @@ describe('GET /limits', () => {
         dashboards: null,
         dataPointsPerDay: null,
         notificationsPerDay: null,
+        telemetryRetentionDays: null,
       },
+      retention: { days: 365, defaultDays: 365, maxDays: 3650, rollupDays: 1825 },
       usage: { devices: 0, users: 1, dashboards: 0, dataPointsPerDay: 0, notificationsPerDay: 0 },
       updatedAt: null,
     });
@@ -118,6 +120,7 @@ describe('POST and PUT /limits', () => {
       dashboards: 3,
       dataPointsPerDay: null,
       notificationsPerDay: null,
+      telemetryRetentionDays: null,
     });
     const read = await call('GET', url(tenants.orgA.id), rptA);
     expect(read.json()).toMatchObject({ defined: true, limits: { dashboards: 3, devices: null } });
@@ -128,6 +131,41 @@ describe('POST and PUT /limits', () => {
     expect(audit.map((row) => row.action)).toEqual(
       expect.arrayContaining(['limits.create', 'limits.update']),
     );
+  });
+
+  it('keeps a retention of raw values from one day to the server maximum; refuses others and changes nothing', async () => {
+    const set = await call('PUT', url(tenants.orgA.id), rptA, { dashboards: 3, telemetryRetentionDays: 30 });
+    expect(set.statusCode).toBe(200);
+    expect(set.json()).toMatchObject({
+      limits: { dashboards: 3, telemetryRetentionDays: 30 },
+      retention: { days: 30, defaultDays: 365, maxDays: 3650 },
+    });
+    const refusals: [unknown, RegExp][] = [
+      [0, /telemetryRetentionDays must be >= 1/],
+      [-3, /telemetryRetentionDays must be >= 1/],
+      [1.5, /telemetryRetentionDays must be integer/],
+      [3651, /telemetryRetentionDays must be at most 3650 days/],
+    ];
+    for (const [days, message] of refusals) {
+      for (const method of ['POST', 'PUT'] as const) {
+        const refused = await call(method, url(tenants.orgA.id), rptA, {
+          dashboards: 3,
+          telemetryRetentionDays: days,
+        });
+        expect(refused.statusCode).toBe(400);
+        expect(refused.json().message).toMatch(message);
+      }
+    }
+    expect((await storedLimits(tenants.orgA.id))?.limits).toEqual({
+      dashboards: 3,
+      telemetryRetentionDays: 30,
+    });
+    const back = await call('PUT', url(tenants.orgA.id), rptA, {
+      dashboards: 3,
+      telemetryRetentionDays: null,
+    });
+    expect(back.json().retention.days).toBe(365);
+    await call('PUT', url(tenants.orgA.id), rptA, { dashboards: 3 });
   });
 
   it("refuses another organization's administrator and changes nothing", async () => {

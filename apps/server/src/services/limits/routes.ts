@@ -8,8 +8,9 @@ import * as service from './service.ts';
 
 const refusals = { ...errors, 409: common.ErrorResponse };
 
-const routes: FastifyPluginAsyncTypebox<ServiceContext> = async (app, { database, ingest, bus }) => {
+const routes: FastifyPluginAsyncTypebox<ServiceContext> = async (app, { database, ingest, bus, config }) => {
   const { db } = database;
+  const retention = config.telemetryRetention;
   const { meter } = ingest.pipeline;
   const limitChanges = invalidation(bus, CHANNELS.limits, {
     one: (organizationId) => meter.invalidate(organizationId),
@@ -32,7 +33,7 @@ const routes: FastifyPluginAsyncTypebox<ServiceContext> = async (app, { database
         response: { 200: limits.Limits, ...errors },
       },
     },
-    async (request) => service.getLimits(db, principalOf(request), request.query.organization),
+    async (request) => service.getLimits(db, principalOf(request), request.query.organization, retention),
   );
 
   app.post(
@@ -56,6 +57,7 @@ const routes: FastifyPluginAsyncTypebox<ServiceContext> = async (app, { database
         principalOf(request),
         request.query.organization,
         request.body,
+        retention,
         changed,
       );
       return reply.code(201).send(created);
@@ -78,7 +80,14 @@ const routes: FastifyPluginAsyncTypebox<ServiceContext> = async (app, { database
       },
     },
     async (request) =>
-      service.replaceLimits(db, principalOf(request), request.query.organization, request.body, changed),
+      service.replaceLimits(
+        db,
+        principalOf(request),
+        request.query.organization,
+        request.body,
+        retention,
+        changed,
+      ),
   );
 };
 

@@ -3,7 +3,7 @@ import { and, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { devices, limitUsage, memberships, organizationLimits } from '../../db/schema.ts';
 
-export type StoredLimits = Partial<Record<limits.LimitKey, number | null>>;
+export type StoredLimits = Partial<Record<limits.StoredLimitKey, number | null>>;
 export type LimitsRow = typeof organizationLimits.$inferSelect;
 export type DailyKey = 'dataPointsPerDay' | 'notificationsPerDay';
 

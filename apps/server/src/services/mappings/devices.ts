@@ -1,4 +1,5 @@
 import type { common, mappings } from '@edgeport/contract';
+import { isUniqueViolation } from '../../db/errors.ts';
 import type { Db } from '../../db/index.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
@@ -10,7 +11,7 @@ import { authorizeInOrganization } from '../core/organizations/service.ts';
 import { announceRevocation } from '../license/device-credentials.ts';
 import { releaseUsage } from '../license/subscriptions/journal.ts';
 import { usablePreset } from './presets.ts';
-import { isUniqueViolation, scopeOf } from './service.ts';
+import { scopeOf } from './service.ts';
 import * as store from './store.ts';
 
 /** The devices of the mappings service (spec 7 "Mappings", Devices): each device's preset, listing, changes. */

@@ -1,11 +1,12 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { common, mappings } from '@edgeport/contract';
+import { isUniqueViolation } from '../../db/errors.ts';
 import type { Db } from '../../db/index.ts';
 import type { PresetMapping } from '../../db/schema.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
 import { recordAudit } from '../audit/service.ts';
-import { isUniqueViolation, modelsScope, type Organization } from './service.ts';
+import { modelsScope, type Organization } from './service.ts';
 import * as store from './store.ts';
 import { describeErrors, MappingChecker, mappingErrors, type ValidationError } from './validation.ts';
 

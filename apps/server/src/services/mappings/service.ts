@@ -1,5 +1,6 @@
 import type { common, mappings } from '@edgeport/contract';
 import type { Action } from '@edgeport/permissions';
+import { isUniqueViolation } from '../../db/errors.ts';
 import type { Db } from '../../db/index.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
@@ -23,15 +24,6 @@ export async function modelsScope(db: Db, principal: Principal, ref: string, act
 export async function scopeOf(db: Db, org: Organization): Promise<store.Scope> {
   const chain = await ancestry(db, org);
   return { organizationId: org.id, ancestorIds: chain.slice(1).map((ancestor) => ancestor.id) };
-}
-
-export function isUniqueViolation(error: unknown): boolean {
-  for (let current = error; current instanceof Error || typeof current === 'object'; ) {
-    if (!current) return false;
-    if ((current as { code?: unknown }).code === '23505') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }
 
 function toModelFields(row: store.ModelRow, org: Organization) {

@@ -1,4 +1,5 @@
 import type { notifications } from '@edgeport/contract';
+import { isUniqueViolation } from '../../db/errors.ts';
 import type { Db } from '../../db/index.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
@@ -43,15 +44,6 @@ export function toDelivery(row: store.DeliveryRow): notifications.Delivery {
     createdAt: row.createdAt.toISOString(),
     sentAt: row.sentAt?.toISOString() ?? null,
   };
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  let current: unknown = error;
-  while (typeof current === 'object' && current !== null) {
-    if ((current as { code?: unknown }).code === '23505') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }
 
 const nameTaken = (name: string) =>

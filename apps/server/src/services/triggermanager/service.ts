@@ -1,4 +1,5 @@
 import type { triggers } from '@edgeport/contract';
+import { isUniqueViolation } from '../../db/errors.ts';
 import type { Db } from '../../db/index.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
@@ -7,7 +8,6 @@ import { deviceInOrganization } from '../core/devices/service.ts';
 import { authorizeInOrganization } from '../core/organizations/service.ts';
 import type { OrganizationRow } from '../core/organizations/store.ts';
 import { dataAccessOf } from '../core/roles/data-access.ts';
-import { isUniqueViolation } from '../mappings/service.ts';
 import { hostNetwork } from '../notifications/network.ts';
 import { webhookPolicyOf } from '../notifications/settings.ts';
 import { webhookUrlRefusal } from '../notifications/ssrf.ts';

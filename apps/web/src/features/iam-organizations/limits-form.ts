@@ -1,6 +1,6 @@
 import type { Limits, LimitsInput } from './limits-api.ts';
 
-export type LimitKey = keyof Limits['limits'];
+export type LimitKey = Exclude<keyof Limits['limits'], 'telemetryRetentionDays'>;
 export const LIMIT_KEYS: readonly LimitKey[] = [
   'devices',
   'users',

@@ -1,4 +1,5 @@
 import type { common, core } from '@edgeport/contract';
+import { isUniqueViolation } from '../../../db/errors.ts';
 import type { Db } from '../../../db/index.ts';
 import { pageWindow, sortKey } from '../../../db/paging.ts';
 import { badRequest, conflict, notFound } from '../../../http/errors.ts';
@@ -47,15 +48,6 @@ async function ensureNameFree(db: Db, org: Organization, name: string, except?: 
   const existing = await store.findGroupByName(db, org.id, name);
   if (existing && existing.id !== except)
     throw conflict(`a group named '${name}' already exists in this organization`);
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  let current: unknown = error;
-  while (typeof current === 'object' && current !== null) {
-    if ((current as { code?: unknown }).code === '23505') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }
 
 export async function listGroups(db: Db, principal: Principal, ref: string, query: common.PageQuery) {

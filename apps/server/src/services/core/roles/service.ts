@@ -1,5 +1,6 @@
 import type { common, core } from '@edgeport/contract';
 import { ACTIONS, buildAbility, isAction, isResourceType, RESOURCE_TYPES } from '@edgeport/permissions';
+import { isUniqueViolation } from '../../../db/errors.ts';
 import type { Db } from '../../../db/index.ts';
 import { pageWindow, sortKey } from '../../../db/paging.ts';
 import type { DeviceAccess, ModelPathPermission, StoredPermission } from '../../../db/schema.ts';
@@ -171,15 +172,6 @@ async function ensureNameFree(db: Db, org: Organization, name: string, except?: 
   const existing = await store.findRoleByName(db, org.id, name);
   if (existing && existing.id !== except)
     throw conflict(`a role named '${name}' already exists in this organization`);
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let current = error; current instanceof Error || typeof current === 'object'; ) {
-    if (!current) return false;
-    if ((current as { code?: unknown }).code === '23505') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }
 
 // --- mutations ------------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 import { core } from '@edgeport/contract';
 import { type Config, realmOrigin } from '../../../config.ts';
+import { isUniqueViolation } from '../../../db/errors.ts';
 import type { Db } from '../../../db/index.ts';
 import { pageWindow, sortKey } from '../../../db/paging.ts';
 import { conflict, forbidden, notFound, unauthorized } from '../../../http/errors.ts';
@@ -29,16 +30,6 @@ type Organization = Awaited<ReturnType<typeof authorizeInOrganization>>;
 
 function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
-}
-
-/** A unique index said no (two requests raced for the same e-mail). */
-function isUniqueViolation(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
-    if ((current as { code?: unknown }).code === '23505') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }
 
 function toItem(

@@ -4,6 +4,7 @@ import { seedTenants, userWithRole } from '../../../../test/support/fixtures.ts'
 import { startTestServer, type TestServer } from '../../../../test/support/server.ts';
 import { rptFor } from '../../../../test/support/tokens.ts';
 import { roles, telemetry, userRoles } from '../../../db/schema.ts';
+import { ensurePartitionsBetween } from '../../../telemetry/partitions.ts';
 import { createDevice } from '../../core/devices/provisioning.ts';
 import { exportFilename } from './service.ts';
 
@@ -94,6 +95,7 @@ beforeAll(async () => {
   ids.d1 = (await createDevice(db, orgA.id, 'line-1')).id;
   ids.d2 = (await createDevice(db, orgA.id, 'line-2')).id;
   ids.foreign = (await createDevice(db, orgB.id, 'b-line')).id;
+  await ensurePartitionsBetween(db, Date.parse(T0), Date.parse(T2));
   await db.insert(telemetry).values([
     { deviceId: ids.d1, ts: new Date(T0), values: { '/line/speed': 1 } },
     {

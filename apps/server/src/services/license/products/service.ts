@@ -1,11 +1,11 @@
 import type { licenseProducts } from '@edgeport/contract';
+import { isUniqueViolation } from '../../../db/errors.ts';
 import type { Db } from '../../../db/index.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../../http/errors.ts';
 import type { Principal } from '../../../http/principal.ts';
 import { recordAudit } from '../../audit/service.ts';
 import { authorizeInOrganization } from '../../core/organizations/service.ts';
 import type { OrganizationRow } from '../../core/organizations/store.ts';
-import { isUniqueViolation } from '../service.ts';
 import * as store from './store.ts';
 
 export function toVersion(row: store.VersionRow): licenseProducts.ProductVersion {

@@ -1,3 +1,4 @@
+import type { platform } from '@edgeport/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caller } from '../../../../test/support/calls.ts';
@@ -6,6 +7,8 @@ import { startTestServer, type TestServer } from '../../../../test/support/serve
 import { decodePayload, rptFor } from '../../../../test/support/tokens.ts';
 import { auditLog, type ModelPath, roles, telemetry, userRoles } from '../../../db/schema.ts';
 import type { Principal } from '../../../http/principal.ts';
+import { ensurePartitionsBetween } from '../../../telemetry/partitions.ts';
+import { rebuildRollups } from '../../../telemetry/rollups.ts';
 import { createDevice } from '../../core/devices/provisioning.ts';
 import { seedTelemetryFixture } from './fixtures.ts';
 import { exportData, pointsOfBuckets, valueCell } from './service.ts';
@@ -60,6 +63,7 @@ beforeAll(async () => {
   ids.a1Device = (await createDevice(db, orgA1.id, 'a1-device')).id;
   ids.bDevice = (await createDevice(db, orgB.id, 'b-device')).id;
 
+  await ensurePartitionsBetween(db, START, START + COUNT * 1000);
   // press-01: the saw tooth on /motor/speed and /count, /motor/running alternating, a formula-like /state.
   await db.execute(sql`
     insert into telemetry (device_id, ts, values)
@@ -86,6 +90,7 @@ beforeAll(async () => {
     from generate_series(0, 5999) g`);
   // Another organization's device with values on the same paths.
   await db.insert(telemetry).values({ deviceId: ids.bDevice, ts: new Date(START), values: { '/count': 1 } });
+  for (const device of [ids.press, ids.press2, ids.twin, ids.bDevice]) await rebuildRollups(db, device);
 
   tokens.adminA = (await rptFor(server, 'acme', tenants.adminA.email, orgA.resourceId)).rpt;
   tokens.adminB = (await rptFor(server, 'acme', tenants.adminB.email, orgB.resourceId)).rpt;
@@ -125,17 +130,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-type Series = {
-  deviceId: string;
-  label: string;
-  path: string;
-  type: string;
-  unit?: string;
-  points: { t: number[]; v: (number | null)[] };
-  text?: string[];
-  decimated: boolean;
-  total: number;
-};
+type Series = platform.DataSeries;
 
 async function query(body: Record<string, unknown>, token = tokens.adminA, org = tenants.orgA.id) {
   return call('POST', `${dataOf(org)}/query`, token, body);
@@ -159,6 +154,7 @@ describe('POST data/query', () => {
       unit: 'rpm',
       decimated: false,
       total: COUNT,
+      resolution: 'raw',
     });
     expect(series?.points.t).toHaveLength(COUNT);
     expect(series?.points.t[0]).toBe(START);
@@ -173,6 +169,8 @@ describe('POST data/query', () => {
     const [series] = answer.json().series as Series[];
     expect(series?.decimated).toBe(true);
     expect(series?.total).toBe(COUNT);
+    // 200 s per point: drawn from the minute rollups.
+    expect(series?.resolution).toBe('minute');
     expect(series?.points.t.length).toBeLessThanOrEqual(100);
     expect(series?.points.t.length).toBeGreaterThan(50);
     const values = series?.points.v.filter((v): v is number => v !== null) ?? [];
@@ -184,6 +182,30 @@ describe('POST data/query', () => {
     expect(series?.points.t.at(-1)).toBe(START + (COUNT - 1) * 1000);
     const times = series?.points.t ?? [];
     expect(times.every((t, i) => i === 0 || t >= (times[i - 1] ?? 0))).toBe(true);
+  });
+
+  it('draws a year from the hour rollups: every value counted, the peak and the dip kept, booleans as 0/1', async () => {
+    const year = {
+      from: new Date(START - 200 * 86_400_000).toISOString(),
+      to: new Date(START + 166 * 86_400_000).toISOString(),
+    };
+    const answer = await query({
+      deviceIds: [ids.press],
+      paths: ['/motor/speed', '/motor/running'],
+      ...year,
+      maxPoints: 500,
+    });
+    expect(answer.statusCode).toBe(200);
+    const [speed, running] = answer.json().series as Series[];
+    expect(speed).toMatchObject({ resolution: 'hour', decimated: true, total: COUNT });
+    expect(Math.max(...((speed?.points.v ?? []) as number[]))).toBe(PEAK.value);
+    expect(Math.min(...((speed?.points.v ?? []) as number[]))).toBe(DIP.value);
+    expect(speed?.points.t.at(-1)).toBe(START + (COUNT - 1) * 1000);
+    expect(running).toMatchObject({ resolution: 'hour', total: COUNT });
+    expect(new Set(running?.points.v)).toEqual(new Set([0, 1]));
+    // Another organization's device is not found, rollups or not.
+    const foreign = await query({ deviceIds: [ids.bDevice], paths: ['/count'], ...year });
+    expect(foreign.statusCode).toBe(404);
   });
 
   it('keeps only the range asked, inclusive at both ends', async () => {

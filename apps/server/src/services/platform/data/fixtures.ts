@@ -1,6 +1,8 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/index.ts';
 import { devices, type ModelPath, models, modelVersions, presets } from '../../../db/schema.ts';
+import { ensurePartitionsBetween } from '../../../telemetry/partitions.ts';
+import { rebuildRollups } from '../../../telemetry/rollups.ts';
 
 /** A model with one version, a preset of it, devices bound to the preset and generated values (tests, browser tests). */
 export type TelemetryFixture = {
@@ -59,6 +61,8 @@ export async function seedTelemetryFixture(db: Db, organizationId: string, fixtu
     if (!device) throw new Error('device insert returned nothing');
     bound[label] = { id: device.id };
     if (fixture.points <= 0 || fixture.paths.length === 0) continue;
+    const firstMs = endMs - (fixture.points - 1) * fixture.intervalMs;
+    await ensurePartitionsBetween(db, firstMs, endMs);
     const pairs = fixture.paths.map((entry) => sql`${entry.path}::text, ${generated(entry.type)}`);
     await db.execute(sql`
       insert into telemetry (device_id, ts, values)
@@ -66,6 +70,7 @@ export async function seedTelemetryFixture(db: Db, organizationId: string, fixtu
         to_timestamp((${endMs}::float8 - (${fixture.points}::int - g) * ${fixture.intervalMs}::float8) / 1000.0),
         jsonb_build_object(${sql.join(pairs, sql`, `)})
       from generate_series(1, ${fixture.points}::int) g`);
+    await rebuildRollups(db, device.id);
   }
   return { modelId: model.id, presetId: preset.id, devices: bound };
 }

@@ -4,6 +4,7 @@ import type { Db } from '../../../db/index.ts';
 import type { ModelPath } from '../../../db/schema.ts';
 import { badRequest, forbidden, notFound } from '../../../http/errors.ts';
 import type { Principal } from '../../../http/principal.ts';
+import { ROLLUP_WIDTHS, type RollupWidth } from '../../../telemetry/rollups.ts';
 import { csvCell, csvRow } from '../../audit/csv.ts';
 import { authorizeInOrganization } from '../../core/organizations/service.ts';
 import { type DataAccess, dataAccessOf } from '../../core/roles/data-access.ts';
@@ -86,6 +87,17 @@ export async function pathsOf(
   return { paths: [...union.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) };
 }
 
+/**
+ * The rollup a chart of `range` in `points` points is drawn from: the widest whose buckets still fit at least twice
+ * into one point's time; none (the stored values) for short ranges.
+ */
+export function rollupFor(range: store.Range, maxPoints: number): RollupWidth | undefined {
+  const perPointS = (range.to.getTime() - range.from.getTime()) / 1000 / Math.floor(maxPoints / 2);
+  if (perPointS >= 2 * ROLLUP_WIDTHS.hour) return 'hour';
+  if (perPointS >= 2 * ROLLUP_WIDTHS.minute) return 'minute';
+  return undefined;
+}
+
 /** One device's series of one path, reduced on the server to at most `maxPoints` points. */
 async function seriesOf(
   db: Db,
@@ -101,7 +113,7 @@ async function seriesOf(
     type: model.type,
     ...(model.unit ? { unit: model.unit } : {}),
   };
-  const empty = { ...base, points: { t: [], v: [] }, decimated: false, total: 0 };
+  const empty = { ...base, points: { t: [], v: [] }, decimated: false, total: 0, resolution: 'raw' as const };
   if (model.type === 'string') {
     const total = await store.countValues(db, device.id, model.path, range);
     if (total === 0) return { ...empty, text: [] };
@@ -112,27 +124,41 @@ async function seriesOf(
       text: listed.text,
       decimated: total > listed.t.length,
       total,
+      resolution: 'raw',
     };
+  }
+  const buckets = Math.floor(maxPoints / 2);
+  const rollup = rollupFor(range, maxPoints);
+  if (rollup) {
+    // A long range: its rollups, unless the values are so few that they are answered themselves.
+    const merged = await store.rollupBuckets(
+      db,
+      device.id,
+      model.path,
+      ROLLUP_WIDTHS[rollup],
+      range,
+      buckets,
+    );
+    const total = countOf(merged);
+    if (total === 0) return empty;
+    if (total > maxPoints)
+      return { ...base, points: pointsOfBuckets(merged), decimated: true, total, resolution: rollup };
   }
   const extent = await store.timeExtent(db, device.id, range);
   if (!extent) return empty;
   // One pass reduces to buckets and counts; when everything fits, the stored values themselves are answered.
-  const buckets = await store.bucketedPoints(
-    db,
-    device.id,
-    model.path,
-    model.type,
-    range,
-    extent,
-    Math.floor(maxPoints / 2),
-  );
-  const total = buckets.reduce((sum, bucket) => sum + bucket.count, 0);
+  const reduced = await store.bucketedPoints(db, device.id, model.path, model.type, range, extent, buckets);
+  const total = countOf(reduced);
   if (total === 0) return empty;
   if (total <= maxPoints) {
     const points = await store.rawPoints(db, device.id, model.path, model.type, range);
-    return { ...base, points, decimated: false, total };
+    return { ...base, points, decimated: false, total, resolution: 'raw' };
   }
-  return { ...base, points: pointsOfBuckets(buckets), decimated: true, total };
+  return { ...base, points: pointsOfBuckets(reduced), decimated: true, total, resolution: 'raw' };
+}
+
+function countOf(buckets: readonly store.Bucket[]): number {
+  return buckets.reduce((sum, bucket) => sum + bucket.count, 0);
 }
 
 /**

@@ -1,6 +1,13 @@
 import { and, asc, count, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/index.ts';
-import { devices, type ModelPath, modelVersions, presets, telemetry } from '../../../db/schema.ts';
+import {
+  devices,
+  type ModelPath,
+  modelVersions,
+  presets,
+  telemetry,
+  telemetryRollups,
+} from '../../../db/schema.ts';
 
 export type DataDevice = { id: string; label: string; presetId: string | null };
 
@@ -151,6 +158,51 @@ export async function bucketedPoints(
     firstMs: Number(row.first_ms),
     lastMs: Number(row.last_ms),
     count: Number(row.n),
+  }));
+}
+
+/**
+ * The device's rollups of `path` of width `widthS` that overlap the range, merged into `buckets` equal time buckets
+ * across the range: the minimum and maximum of each, the start of its first rollup and the time of its last value, and
+ * how many values it summarises. A few hundred rows of the (device, path, width, bucket) key, however long the range.
+ */
+export async function rollupBuckets(
+  db: Db,
+  deviceId: string,
+  path: string,
+  widthS: number,
+  range: Range,
+  buckets: number,
+): Promise<Bucket[]> {
+  const fromMs = range.from.getTime();
+  const width = Math.max((range.to.getTime() - fromMs) / buckets, 1e-6);
+  const rows = await db
+    .select({
+      bucket: sql<number>`least(floor((date_part('epoch', ${telemetryRollups.bucket}) * 1000 - ${sql.raw(String(fromMs))}) / ${sql.raw(String(width))}), ${sql.raw(String(buckets - 1))})`,
+      lo: sql<number>`min(${telemetryRollups.min})`.mapWith(Number),
+      hi: sql<number>`max(${telemetryRollups.max})`.mapWith(Number),
+      firstMs: sql<number>`min(date_part('epoch', ${telemetryRollups.bucket}) * 1000)`.mapWith(Number),
+      lastMs: sql<number>`max(date_part('epoch', ${telemetryRollups.lastTs}) * 1000)`.mapWith(Number),
+      count: sql<number>`sum(${telemetryRollups.count})`.mapWith(Number),
+    })
+    .from(telemetryRollups)
+    .where(
+      and(
+        eq(telemetryRollups.deviceId, deviceId),
+        eq(telemetryRollups.path, path),
+        eq(telemetryRollups.widthS, widthS),
+        gte(telemetryRollups.bucket, new Date(fromMs - widthS * 1000 + 1)),
+        lte(telemetryRollups.bucket, range.to),
+      ),
+    )
+    .groupBy(sql`1`)
+    .orderBy(sql`1`);
+  return rows.map(({ lo, hi, firstMs, lastMs, count }) => ({
+    lo,
+    hi,
+    firstMs: Math.max(firstMs, fromMs),
+    lastMs,
+    count,
   }));
 }
 

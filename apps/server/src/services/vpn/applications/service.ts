@@ -1,10 +1,10 @@
 import { vpn } from '@edgeport/contract';
+import { isUniqueViolation } from '../../../db/errors.ts';
 import type { Db } from '../../../db/index.ts';
 import { badRequest, conflict, notFound } from '../../../http/errors.ts';
 import type { Principal } from '../../../http/principal.ts';
 import { recordAudit } from '../../audit/service.ts';
 import type { OrganizationRow } from '../../core/organizations/store.ts';
-import { isUniqueViolation } from '../../license/service.ts';
 import { requireEndpoint, requireGateway, vpnOrganization } from '../gateways/access.ts';
 import * as store from './store.ts';
 

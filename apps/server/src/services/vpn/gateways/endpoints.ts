@@ -1,10 +1,10 @@
 import type { vpn } from '@edgeport/contract';
 import { endpointAddressProblem, parseLanNetwork } from '@edgeport/tunnel-protocol';
+import { isUniqueViolation } from '../../../db/errors.ts';
 import type { Db } from '../../../db/index.ts';
 import { badRequest, conflict } from '../../../http/errors.ts';
 import type { Principal } from '../../../http/principal.ts';
 import { recordAudit } from '../../audit/service.ts';
-import { isUniqueViolation } from '../../license/service.ts';
 import { callerName, requireEndpoint, requireGateway, vpnOrganization } from './access.ts';
 import { logGateway } from './logs.ts';
 import { type EndpointRow, endpointByName } from './lookup.ts';

@@ -1,0 +1,116 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { sql } from 'drizzle-orm';
+import type { TelemetryRetention } from '../config.ts';
+import type { Db } from '../db/index.ts';
+import { DAY_MS, type Partition, partitionsOf } from './partitions.ts';
+import { ROLLUP_WIDTHS } from './rollups.ts';
+
+/** Rows one delete statement removes: small enough that ingest statements run between two of them. */
+export const RETENTION_BATCH_ROWS = 5_000;
+
+export type RetentionRun = { droppedPartitions: string[]; deletedRows: number; deletedRollups: number };
+
+type Cutoff = { organizationId: string; cutoffMs: number };
+
+/**
+ * Removes what every organization keeps no longer: raw values and minute rollups older than the organization's
+ * `telemetryRetentionDays` (else the server's default), hour rollups older than the server's rollup retention.
+ * A partition older than every organization's cutoff is dropped whole; in the others, rows go in small batches so
+ * that ingest never waits long.
+ */
+export async function applyRetention(
+  db: Db,
+  nowMs: number,
+  retention: TelemetryRetention,
+  batchRows = RETENTION_BATCH_ROWS,
+): Promise<RetentionRun> {
+  const cutoffs = await cutoffsOf(db, nowMs, retention.defaultDays);
+  const run: RetentionRun = { droppedPartitions: [], deletedRows: 0, deletedRollups: 0 };
+  if (cutoffs.length === 0) return run;
+  const earliest = Math.min(...cutoffs.map((entry) => entry.cutoffMs));
+  const latest = Math.max(...cutoffs.map((entry) => entry.cutoffMs));
+  for (const partition of await partitionsOf(db)) {
+    if (partition.toMs <= earliest) {
+      await db.execute(sql`drop table if exists ${sql.identifier(partition.name)}`);
+      run.droppedPartitions.push(partition.name);
+    } else if ((partition.fromMs ?? Number.NEGATIVE_INFINITY) < latest) {
+      run.deletedRows += await deleteInBatches(() => deleteRawBatch(db, partition, cutoffs, batchRows));
+    }
+  }
+  run.deletedRollups += await deleteInBatches(() => deleteMinuteRollupBatch(db, cutoffs, batchRows));
+  const hourCutoff = new Date(nowMs - retention.rollupDays * DAY_MS).toISOString();
+  run.deletedRollups += await deleteInBatches(() =>
+    deleteCount(
+      db,
+      sql`delete from telemetry_rollups where ctid = any(array(
+        select ctid from telemetry_rollups
+        where width_s = ${ROLLUP_WIDTHS.hour} and bucket + interval '1 hour' <= ${hourCutoff}::timestamptz
+        limit ${batchRows}))`,
+    ),
+  );
+  return run;
+}
+
+/** Every organization with devices, and the time before which its values go. */
+async function cutoffsOf(db: Db, nowMs: number, defaultDays: number): Promise<Cutoff[]> {
+  const result = await db.execute(sql`
+    select o.id as organization_id,
+      coalesce((l.limits ->> 'telemetryRetentionDays')::int, ${defaultDays}::int) as days
+    from organizations o left join organization_limits l on l.organization_id = o.id
+    where exists (select 1 from devices d where d.organization_id = o.id)`);
+  const rows = (result as unknown as { rows: { organization_id: string; days: number | string }[] }).rows;
+  return rows.map((row) => ({
+    organizationId: row.organization_id,
+    cutoffMs: nowMs - Number(row.days) * DAY_MS,
+  }));
+}
+
+function cutoffTable(cutoffs: readonly Cutoff[]) {
+  const json = JSON.stringify(cutoffs.map((entry) => ({ o: entry.organizationId, c: entry.cutoffMs })));
+  return sql`(select x.o, to_timestamp(x.c / 1000.0) as cutoff from jsonb_to_recordset(${json}::jsonb) as x(o uuid, c float8))`;
+}
+
+/** One batch of a partition's rows older than their device's organization's cutoff. */
+function deleteRawBatch(db: Db, partition: Partition, cutoffs: readonly Cutoff[], limit: number) {
+  const table = sql.identifier(partition.name);
+  return deleteCount(
+    db,
+    sql`delete from ${table} where ctid = any(array(
+      select t.ctid from ${table} t
+      join devices d on d.id = t.device_id
+      join ${cutoffTable(cutoffs)} c on c.o = d.organization_id
+      where t.ts < c.cutoff
+      limit ${limit}))`,
+  );
+}
+
+/** Minute rollups are kept as long as the raw values they summarise: a bucket goes once all of it is past. */
+function deleteMinuteRollupBatch(db: Db, cutoffs: readonly Cutoff[], limit: number) {
+  return deleteCount(
+    db,
+    sql`delete from telemetry_rollups where ctid = any(array(
+      select r.ctid from telemetry_rollups r
+      join devices d on d.id = r.device_id
+      join ${cutoffTable(cutoffs)} c on c.o = d.organization_id
+      where r.width_s = ${ROLLUP_WIDTHS.minute} and r.bucket + interval '1 minute' <= c.cutoff
+      limit ${limit}))`,
+  );
+}
+
+async function deleteCount(db: Db, statement: ReturnType<typeof sql>): Promise<number> {
+  const result = await db.execute(
+    sql`with gone as (${statement} returning 1) select count(*)::int as n from gone`,
+  );
+  return Number((result as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0);
+}
+
+/** Repeats `batch` until it deletes nothing, letting other statements (ingest) run between two batches. */
+async function deleteInBatches(batch: () => Promise<number>): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const deleted = await batch();
+    total += deleted;
+    if (deleted === 0) return total;
+    await nextTurn();
+  }
+}

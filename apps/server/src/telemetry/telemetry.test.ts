@@ -1,0 +1,265 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedTenants } from '../../test/support/fixtures.ts';
+import { startTestServer, type TestServer } from '../../test/support/server.ts';
+import type { Db } from '../db/index.ts';
+import { organizationLimits, telemetry, telemetryRollups } from '../db/schema.ts';
+import { insertTelemetry, type TelemetryRow } from '../ingest/store.ts';
+import { createDevice } from '../services/core/devices/provisioning.ts';
+import { DAY_MS, dayOf, ensurePartitionsAhead, partitionName, partitionsOf } from './partitions.ts';
+import { applyRetention } from './retention.ts';
+import { foldRollups, ROLLUP_WIDTHS } from './rollups.ts';
+
+let server: TestServer;
+let db: Db;
+let tenants: Awaited<ReturnType<typeof seedTenants>>;
+const NOW = Date.now();
+
+beforeAll(async () => {
+  server = await startTestServer();
+  db = server.database.db;
+  tenants = await seedTenants(server);
+});
+afterAll(() => server.close());
+
+/** The partition each of the device's rows is stored in, oldest first. */
+async function partitionsHolding(deviceId: string): Promise<string[]> {
+  const result = await db.execute(
+    sql`select tableoid::regclass::text as name from telemetry where device_id = ${deviceId}::uuid order by ts`,
+  );
+  return (result as unknown as { rows: { name: string }[] }).rows.map((row) => row.name);
+}
+
+describe('telemetry partitions', () => {
+  it("has today's partition and the next three days' ready from the start", async () => {
+    const names = (await partitionsOf(db)).map((partition) => partition.name);
+    for (let ahead = 0; ahead <= 3; ahead += 1)
+      expect(names).toContain(partitionName(dayOf(NOW) + ahead * DAY_MS));
+  });
+
+  it('makes the days ahead across a month boundary, one day each, without gaps', async () => {
+    await ensurePartitionsAhead(db, Date.parse('2031-01-30T22:15:00Z'));
+    const made = (await partitionsOf(db)).filter((partition) => partition.name.startsWith('telemetry_p2031'));
+    expect(made.map((partition) => partition.name)).toEqual([
+      'telemetry_p20310130',
+      'telemetry_p20310131',
+      'telemetry_p20310201',
+      'telemetry_p20310202',
+    ]);
+    expect(made[2]).toMatchObject({
+      fromMs: Date.parse('2031-02-01T00:00:00Z'),
+      toMs: Date.parse('2031-02-02T00:00:00Z'),
+    });
+    // Making them again (another instance, the next hour) changes nothing.
+    await ensurePartitionsAhead(db, Date.parse('2031-01-30T23:15:00Z'));
+    expect(
+      (await partitionsOf(db)).filter((partition) => partition.name.startsWith('telemetry_p2031')),
+    ).toEqual(made);
+  });
+
+  it('stores a value late by days, or far ahead, in the partition of its own day', async () => {
+    const device = await createDevice(db, tenants.orgA.id, 'late-sender');
+    const late = NOW - 40 * DAY_MS;
+    const ahead = Date.parse('2032-06-15T08:00:00Z');
+    await insertTelemetry(db, [
+      { deviceId: device.id, ts: late, values: { '/t': 1 } },
+      { deviceId: device.id, ts: NOW, values: { '/t': 2 } },
+      { deviceId: device.id, ts: ahead, values: { '/t': 3 } },
+    ]);
+    expect(await partitionsHolding(device.id)).toEqual([
+      partitionName(dayOf(late)),
+      partitionName(dayOf(NOW)),
+      'telemetry_p20320615',
+    ]);
+  });
+});
+
+type Expected = { min: number; max: number; sum: number; count: number; lastTs: number; last: number };
+
+/** The rollups of the device computed here from its stored rows. */
+async function rollupsFromRawRows(deviceId: string): Promise<Map<string, Expected>> {
+  const rows = await db
+    .select({ ts: sql<string>`${telemetry.ts}::text`, values: telemetry.values })
+    .from(telemetry)
+    .where(eq(telemetry.deviceId, deviceId));
+  const expected = new Map<string, Expected>();
+  for (const row of rows) {
+    const ms = Date.parse(row.ts.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00'));
+    for (const [path, raw] of Object.entries(row.values)) {
+      if (typeof raw === 'string') continue;
+      const value = typeof raw === 'boolean' ? Number(raw) : raw;
+      for (const widthS of Object.values(ROLLUP_WIDTHS)) {
+        const bucket = Math.floor(ms / 1000 / widthS) * widthS * 1000;
+        const key = `${path}|${widthS}|${bucket}`;
+        const known = expected.get(key);
+        if (!known) {
+          expected.set(key, { min: value, max: value, sum: value, count: 1, lastTs: ms, last: value });
+          continue;
+        }
+        known.min = Math.min(known.min, value);
+        known.max = Math.max(known.max, value);
+        known.sum += value;
+        known.count += 1;
+        if (ms >= known.lastTs) Object.assign(known, { lastTs: ms, last: value });
+      }
+    }
+  }
+  return expected;
+}
+
+async function storedRollups(deviceId: string): Promise<Map<string, Expected>> {
+  const rows = await db
+    .select()
+    .from(telemetryRollups)
+    .where(eq(telemetryRollups.deviceId, deviceId))
+    .orderBy(asc(telemetryRollups.bucket));
+  return new Map(
+    rows.map((row) => [
+      `${row.path}|${row.widthS}|${row.bucket.getTime()}`,
+      {
+        min: row.min,
+        max: row.max,
+        sum: row.sum,
+        count: row.count,
+        lastTs: row.lastTs.getTime(),
+        last: row.last,
+      },
+    ]),
+  );
+}
+
+describe('telemetry rollups', () => {
+  const batchOf = fc.array(
+    fc.record({
+      // Within three hours, to the millisecond: minutes and hours both get several values.
+      offsetMs: fc.integer({ min: 0, max: 3 * 60 * 60 * 1000 }),
+      speed: fc.option(fc.double({ min: -1e6, max: 1e6, noNaN: true }), { nil: undefined }),
+      running: fc.option(fc.boolean(), { nil: undefined }),
+      state: fc.option(fc.constantFrom('ok', 'fault'), { nil: undefined }),
+    }),
+    { minLength: 1, maxLength: 30 },
+  );
+
+  it('equal the stored values they summarise, whatever order and batches the values came in (late ones too)', async () => {
+    const batchesAndFolds = fc.array(fc.tuple(batchOf, fc.boolean()), { minLength: 1, maxLength: 6 });
+    await fc.assert(
+      fc.asyncProperty(batchesAndFolds, async (batches) => {
+        const device = await createDevice(db, tenants.orgA1.id, `property-${randomUUID()}`);
+        const start = dayOf(NOW) - 2 * DAY_MS;
+        // Distinct times per device: with two values at one time, which is the last would be a matter of chance.
+        const seen = new Set<number>();
+        for (const [batch, foldAfter] of batches) {
+          const rows: TelemetryRow[] = [];
+          for (const entry of batch) {
+            if (seen.has(entry.offsetMs)) continue;
+            seen.add(entry.offsetMs);
+            const values: TelemetryRow['values'] = {};
+            if (entry.speed !== undefined) values['/speed'] = entry.speed;
+            if (entry.running !== undefined) values['/running'] = entry.running;
+            if (entry.state !== undefined) values['/state'] = entry.state;
+            rows.push({ deviceId: device.id, ts: start + entry.offsetMs, values });
+          }
+          if (rows.length > 0) await insertTelemetry(db, rows);
+          // Folding between batches: the later ones are late for the rollups already made.
+          if (foldAfter) await foldRollups(db, NOW);
+        }
+        await foldRollups(db, NOW);
+        const expected = await rollupsFromRawRows(device.id);
+        const stored = await storedRollups(device.id);
+        expect([...stored.keys()].sort()).toEqual([...expected.keys()].sort());
+        for (const [key, want] of expected) {
+          const got = stored.get(key) as Expected;
+          expect({ ...got, sum: undefined }, key).toEqual({ ...want, sum: undefined });
+          expect(got.sum).toBeCloseTo(want.sum, 3);
+        }
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
+
+describe('the rollup job', () => {
+  it('takes in a minute once it is over, and leaves nothing queued', async () => {
+    const device = await createDevice(db, tenants.orgA1.id, 'current-minute');
+    const minute = Math.floor(NOW / 60_000) * 60_000;
+    await insertTelemetry(db, [
+      { deviceId: device.id, ts: minute + 1_000, values: { '/speed': 4 } },
+      { deviceId: device.id, ts: minute + 2_000, values: { '/speed': 8, '/state': 'ok' } },
+    ]);
+    await foldRollups(db, minute + 59_999);
+    expect(await storedRollups(device.id)).toEqual(new Map());
+    await foldRollups(db, minute + 60_000);
+    expect(await storedRollups(device.id)).toEqual(
+      new Map([
+        [`/speed|60|${minute}`, { min: 4, max: 8, sum: 12, count: 2, lastTs: minute + 2_000, last: 8 }],
+        [
+          `/speed|3600|${Math.floor(minute / 3_600_000) * 3_600_000}`,
+          { min: 4, max: 8, sum: 12, count: 2, lastTs: minute + 2_000, last: 8 },
+        ],
+      ]),
+    );
+    const queued = await db.execute(
+      sql`select count(*)::int as n from telemetry_rollup_queue where ${device.id}::uuid = any(devices)`,
+    );
+    expect((queued as unknown as { rows: { n: number }[] }).rows[0]?.n).toBe(0);
+  });
+});
+
+describe('telemetry retention', () => {
+  it("removes exactly what is older than each organization's setting, in shared partitions too", async () => {
+    const ageDays = [1, 9.9, 10.1, 20, 29.9, 30.1, 45];
+    const keepsTen = await createDevice(db, tenants.orgA.id, 'keeps-ten-days');
+    const keepsDefault = await createDevice(db, tenants.orgB.id, 'keeps-thirty-days');
+    await db
+      .insert(organizationLimits)
+      .values({ organizationId: tenants.orgA.id, limits: { telemetryRetentionDays: 10 } });
+    for (const device of [keepsTen, keepsDefault])
+      await insertTelemetry(
+        db,
+        ageDays.map((age) => ({ deviceId: device.id, ts: NOW - age * DAY_MS, values: { '/level': age } })),
+      );
+    await foldRollups(db, NOW);
+    const oldest = partitionName(dayOf(NOW - 45 * DAY_MS));
+    expect((await partitionsOf(db)).map((partition) => partition.name)).toContain(oldest);
+
+    const run = await applyRetention(db, NOW, { defaultDays: 30, maxDays: 3650, rollupDays: 40 }, 2);
+
+    const levels = async (deviceId: string) =>
+      (
+        await db
+          .select({ values: telemetry.values })
+          .from(telemetry)
+          .where(eq(telemetry.deviceId, deviceId))
+          .orderBy(sql`${telemetry.ts} desc`)
+      ).map((row) => row.values['/level']);
+    expect(await levels(keepsTen.id)).toEqual([1, 9.9]);
+    expect(await levels(keepsDefault.id)).toEqual([1, 9.9, 10.1, 20, 29.9]);
+    // The partition 45 days back held only values every organization has let go: dropped whole.
+    expect(run.droppedPartitions).toContain(oldest);
+    expect((await partitionsOf(db)).map((partition) => partition.name)).not.toContain(oldest);
+
+    // Minute rollups go with the raw values; hour rollups stay for their own 40 days.
+    const rollupAges = async (deviceId: string, widthS: number) =>
+      (
+        await db
+          .select({ last: telemetryRollups.last })
+          .from(telemetryRollups)
+          .where(and(eq(telemetryRollups.deviceId, deviceId), eq(telemetryRollups.widthS, widthS)))
+      )
+        .map((row) => row.last)
+        .sort((a, b) => a - b);
+    expect(await rollupAges(keepsTen.id, 60)).toEqual([1, 9.9]);
+    expect(await rollupAges(keepsTen.id, 3600)).toEqual([1, 9.9, 10.1, 20, 29.9, 30.1]);
+    expect(await rollupAges(keepsDefault.id, 60)).toEqual([1, 9.9, 10.1, 20, 29.9]);
+    expect(await rollupAges(keepsDefault.id, 3600)).toEqual([1, 9.9, 10.1, 20, 29.9, 30.1]);
+
+    // A second run finds nothing more.
+    expect(await applyRetention(db, NOW, { defaultDays: 30, maxDays: 3650, rollupDays: 40 })).toEqual({
+      droppedPartitions: [],
+      deletedRows: 0,
+      deletedRollups: 0,
+    });
+  });
+});
