@@ -140,3 +140,42 @@ export const DataExportQuery = Type.Object(
   { additionalProperties: false },
 );
 export type DataExportQuery = Static<typeof DataExportQuery>;
+
+/** The most devices one summary answers (every device of the organization that has the path, up to this). */
+export const DATA_SUMMARY_MAX_DEVICES = 10_000;
+
+export const DataSummaryRequest = Type.Object(
+  {
+    path: modelPath,
+    from: Type.String({ format: 'date-time', description: 'start of the range; rounded down to the hour' }),
+    to: Type.String({
+      format: 'date-time',
+      description: 'end of the range, after from, at most 366 days later; rounded up to the hour',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type DataSummaryRequest = Static<typeof DataSummaryRequest>;
+
+/** One device's values of the path in the range, from the hourly rollups. */
+export const DataSummaryRow = Type.Object({
+  deviceId: Type.String({ format: 'uuid' }),
+  label: Type.String(),
+  count: Type.Integer({ description: 'how many values the range holds' }),
+  min: Type.Number(),
+  max: Type.Number(),
+  average: Type.Number(),
+  last: Type.Number({ description: 'the newest value in the range' }),
+  lastAt: Type.String({ format: 'date-time' }),
+});
+export type DataSummaryRow = Static<typeof DataSummaryRow>;
+
+export const DataSummary = Type.Object({
+  from: Type.String({ format: 'date-time', description: 'the range summarised, whole hours' }),
+  to: Type.String({ format: 'date-time' }),
+  path: Type.String(),
+  resolution: Type.Literal('hour'),
+  /** Every device of the organization with values of the path in the range, by label. */
+  rows: Type.Array(DataSummaryRow),
+});
+export type DataSummary = Static<typeof DataSummary>;

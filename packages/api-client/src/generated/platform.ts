@@ -205,6 +205,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/svc/platform/api/v1/organizations/{org}/data/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Every device of {org} with values of the path in the range, each with its count, minimum, maximum, average and newest value, from the hourly rollups: the range is widened to whole hours (READ models and READ devices). 403 for a path the data roles do not let the caller read. */
+        post: operations["summarizeData"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/svc/platform/api/v1/organizations/{org}/data/export.csv": {
         parameters: {
             query?: never;
@@ -1451,6 +1468,123 @@ export interface operations {
                             decimated: boolean;
                             total: number;
                             resolution: "raw" | "minute" | "hour";
+                        }[];
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    summarizeData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a model path: starts with '/', segments [A-Za-z0-9_-]+ */
+                    path: string;
+                    /**
+                     * Format: date-time
+                     * @description start of the range; rounded down to the hour
+                     */
+                    from: string;
+                    /**
+                     * Format: date-time
+                     * @description end of the range, after from, at most 366 days later; rounded up to the hour
+                     */
+                    to: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description the range summarised, whole hours
+                         */
+                        from: string;
+                        /** Format: date-time */
+                        to: string;
+                        path: string;
+                        /** @enum {string} */
+                        resolution: "hour";
+                        rows: {
+                            /** Format: uuid */
+                            deviceId: string;
+                            label: string;
+                            /** @description how many values the range holds */
+                            count: number;
+                            min: number;
+                            max: number;
+                            average: number;
+                            /** @description the newest value in the range */
+                            last: number;
+                            /** Format: date-time */
+                            lastAt: string;
                         }[];
                     };
                 };

@@ -376,6 +376,52 @@ describe('GET data/paths', () => {
   });
 });
 
+describe('POST data/summary', () => {
+  it("answers every device's count, extremes, average and newest value from the hourly rollups, its own only", async () => {
+    const answer = await call('POST', `${dataOf(tenants.orgA.id)}/summary`, tokens.adminA, {
+      path: '/count',
+      ...WHOLE,
+    });
+    expect(answer.statusCode).toBe(200);
+    const summary = answer.json() as platform.DataSummary;
+    expect(summary).toMatchObject({ path: '/count', resolution: 'hour', from: iso(START - 3_600_000) });
+    expect(summary.rows.map((row) => row.label)).toEqual(['press-01', 'twin']);
+    expect(summary.rows[0]).toEqual({
+      deviceId: ids.press,
+      label: 'press-01',
+      count: COUNT,
+      min: 0,
+      max: COUNT - 1,
+      average: (COUNT - 1) / 2,
+      last: COUNT - 1,
+      lastAt: iso(START + (COUNT - 1) * 1000),
+    });
+    expect(summary.rows[1]).toMatchObject({ count: 6000, min: 0, max: 5999, average: 2999.5 });
+    // Organization B's device stored /count too and is not among A's rows; B itself has no IoT and is refused.
+    const asB = await call('POST', `${dataOf(tenants.orgB.id)}/summary`, tokens.adminB, {
+      path: '/count',
+      ...WHOLE,
+    });
+    expect(asB.statusCode).toBe(403);
+  });
+
+  it('refuses a path the data roles close, and a bad range', async () => {
+    const closed = await call('POST', `${dataOf(tenants.orgA.id)}/summary`, tokens.reader, {
+      path: '/secret/temp',
+      ...WHOLE,
+    });
+    expect(closed.statusCode).toBe(403);
+    expect(closed.json().message).toBe("body/path: your data roles do not allow reading '/secret/temp'");
+    const reversed = await call('POST', `${dataOf(tenants.orgA.id)}/summary`, tokens.adminA, {
+      path: '/count',
+      from: WHOLE.to,
+      to: WHOLE.from,
+    });
+    expect(reversed.statusCode).toBe(400);
+    expect(reversed.json().message).toBe('body/to must be after body/from');
+  });
+});
+
 describe('GET data/export.csv', () => {
   const exportUrl = (deviceIds: string[], paths: string[], range = WHOLE, org = tenants.orgA.id) =>
     `${dataOf(org)}/export.csv?${[

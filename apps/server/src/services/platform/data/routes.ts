@@ -42,6 +42,23 @@ export const dataRoutes: FastifyPluginAsyncTypebox<ServiceContext> = async (app,
     async (request) => service.queryData(db, principalOf(request), request.params.org, request.body),
   );
 
+  app.post(
+    '/api/v1/organizations/:org/data/summary',
+    {
+      schema: {
+        operationId: 'summarizeData',
+        description:
+          'Every device of {org} with values of the path in the range, each with its count, minimum, maximum, ' +
+          'average and newest value, from the hourly rollups: the range is widened to whole hours (READ models ' +
+          'and READ devices). 403 for a path the data roles do not let the caller read.',
+        params: platform.DataOrgParams,
+        body: platform.DataSummaryRequest,
+        response: { 200: platform.DataSummary, ...errors },
+      },
+    },
+    async (request) => service.summarizeData(db, principalOf(request), request.params.org, request.body),
+  );
+
   app.get(
     '/api/v1/organizations/:org/data/export.csv',
     {

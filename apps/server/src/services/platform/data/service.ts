@@ -201,6 +201,36 @@ export async function queryData(
   return { from: range.from.toISOString(), to: range.to.toISOString(), series };
 }
 
+const HOUR_MS = ROLLUP_WIDTHS.hour * 1000;
+
+/**
+ * POST data/summary: every device of the organization with values of the path in the range, each with its count,
+ * minimum, maximum, average and newest value, from the hourly rollups (the range widened to whole hours).
+ */
+export async function summarizeData(
+  db: Db,
+  principal: Principal,
+  ref: string,
+  body: platform.DataSummaryRequest,
+): Promise<platform.DataSummary> {
+  const org = await authorizeData(db, principal, ref);
+  const asked = rangeOf('body', body.from, body.to);
+  if (!(await dataAccessOf(db, principal.userId, org.id)).canRead(body.path))
+    throw forbidden(`body/path: your data roles do not allow reading '${body.path}'`);
+  const range = {
+    from: new Date(Math.floor(asked.from.getTime() / HOUR_MS) * HOUR_MS),
+    to: new Date(Math.ceil(asked.to.getTime() / HOUR_MS) * HOUR_MS),
+  };
+  const rows = await store.summaryOfDevices(db, org.id, body.path, range, platform.DATA_SUMMARY_MAX_DEVICES);
+  return {
+    from: range.from.toISOString(),
+    to: range.to.toISOString(),
+    path: body.path,
+    resolution: 'hour',
+    rows: rows.map((row) => ({ ...row, lastAt: row.lastAt.toISOString() })),
+  };
+}
+
 /** Telemetry rows read per query while exporting. */
 export const EXPORT_BATCH = 20_000;
 export const EXPORT_COLUMNS = ['device', 'label', 'path', 'ts', 'value'] as const;

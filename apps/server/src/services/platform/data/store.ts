@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gte, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/index.ts';
 import {
   devices,
@@ -204,6 +204,58 @@ export async function rollupBuckets(
     lastMs,
     count,
   }));
+}
+
+export type SummaryRow = {
+  deviceId: string;
+  label: string;
+  count: number;
+  min: number;
+  max: number;
+  average: number;
+  last: number;
+  lastAt: Date;
+};
+
+/**
+ * Every device of the organization with hourly rollups of `path` in the range (whole hours): its count, minimum,
+ * maximum, average and newest value there, by label. One index range per device, however many values it stored.
+ */
+export async function summaryOfDevices(
+  db: Db,
+  organizationId: string,
+  path: string,
+  range: Range,
+  limit: number,
+): Promise<SummaryRow[]> {
+  const rows = await db
+    .select({
+      deviceId: devices.id,
+      label: devices.label,
+      count: sql<number>`sum(${telemetryRollups.count})`.mapWith(Number),
+      min: sql<number>`min(${telemetryRollups.min})`.mapWith(Number),
+      max: sql<number>`max(${telemetryRollups.max})`.mapWith(Number),
+      average: sql<number>`sum(${telemetryRollups.sum}) / sum(${telemetryRollups.count})`.mapWith(Number),
+      last: sql<number>`(array_agg(${telemetryRollups.last} order by ${telemetryRollups.lastTs} desc))[1]`.mapWith(
+        Number,
+      ),
+      lastAt: sql<string>`max(${telemetryRollups.lastTs})`.mapWith((value: string | Date) => new Date(value)),
+    })
+    .from(devices)
+    .innerJoin(telemetryRollups, eq(telemetryRollups.deviceId, devices.id))
+    .where(
+      and(
+        eq(devices.organizationId, organizationId),
+        eq(telemetryRollups.path, path),
+        eq(telemetryRollups.widthS, 3600),
+        gte(telemetryRollups.bucket, range.from),
+        lt(telemetryRollups.bucket, range.to),
+      ),
+    )
+    .groupBy(devices.id, devices.label)
+    .orderBy(asc(devices.label), asc(devices.id))
+    .limit(limit);
+  return rows;
 }
 
 /** The rows of `db.execute`: PGlite and node-postgres both answer `{ rows }`. */
