@@ -384,3 +384,63 @@ test('writes a set-point and a switch after confirmation; the device receives th
   expect(errors).toEqual([]);
   expect(readerErrors.filter((error) => !error.includes('status of 403'))).toEqual([]);
 });
+
+test("a chart of the last 7 days says its history is the 1-minute min/max; a 10-minute chart's is not", async ({
+  page,
+}) => {
+  const errors = collectConsoleErrors(page);
+  const chartDashboard = (windowSeconds: number) => ({
+    schemaVersion: 2,
+    rootPageId: 'main',
+    slots: [{ name: 'press', label: 'Press', modelId: '{{model:Press}}' }],
+    variables: [],
+    pages: [
+      {
+        id: 'main',
+        title: 'Trend',
+        widgets: [
+          {
+            id: 'trend',
+            type: 'lineChart',
+            title: 'Speed trend',
+            layout: { x: 0, y: 0, w: 12, h: 8 },
+            bindings: [{ slot: 'press', path: '/line/speed' }],
+            options: { windowSeconds },
+          },
+        ],
+      },
+    ],
+  });
+  // A value every 5 minutes for about 8.7 days: 7 days hold 2,016 values, more than the 1,000 points a chart asks for.
+  const tenant = await seedTenant(page.request, {
+    organizations: [{ key: 'org', name: 'Press shop', iotEnabled: true }],
+    users: [{ key: 'viewer', memberships: [{ org: 'org', permissions: VIEWER }] }],
+    telemetry: [
+      {
+        org: 'org',
+        model: 'Press',
+        paths: [{ path: '/line/speed', type: 'number', unit: 'rpm' }],
+        preset: 'Press PLC',
+        devices: ['Press 1'],
+        points: 2500,
+        intervalMs: 5 * 60_000,
+      },
+    ],
+    dashboards: [
+      { name: 'Week', owner: 'viewer', document: chartDashboard(7 * 86_400) },
+      { name: 'Now', owner: 'viewer', document: chartDashboard(600) },
+    ],
+  });
+
+  await signInAs(page, tenant, 'viewer', `/dashboards/${dashboardId(tenant, 'Week')}`);
+  const trend = widget(page, 'trend');
+  await expect(trend.getByTestId('line-chart').locator('canvas')).toHaveCount(1);
+  await expect(trend.getByTestId('resolution-badges')).toHaveText('1-minute min/max');
+
+  await page.goto(`${tenant.origin}/#/dashboards/${dashboardId(tenant, 'Now')}`);
+  await expect(page.getByTestId('dashboard-name')).toHaveText('Now');
+  await expect(trend.getByTestId('line-chart')).toBeVisible();
+  await expect(trend.getByTestId('line-chart')).not.toContainText('No values in this time window');
+  await expect(trend.getByTestId('resolution-badges')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});

@@ -165,3 +165,73 @@ test('with highFreq on and dataTable off: millisecond times, no table; a text pa
 
   expect(errors).toEqual([]);
 });
+
+/** `<input type="datetime-local">`'s value of an instant in the browser's (this machine's) time zone. */
+function localInput(ms: number): string {
+  const date = new Date(ms);
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return (
+    `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}` +
+    `T${pad(date.getHours())}:${pad(date.getMinutes())}`
+  );
+}
+
+test('a long range is drawn from the minute or hour summaries and says so, on a phone too; a short one is not', async ({
+  page,
+  request,
+}) => {
+  const errors = collectConsoleErrors(page);
+  // A value every 5 minutes for about 35 days: 30 days hold 8,640 values, more than the 4,000 points asked for.
+  const tenant = await seedTenant(request, {
+    organizations: [{ key: 'org', name: 'Press plant', iotEnabled: true }],
+    users: [{ key: 'analyst', memberships: [{ org: 'org', permissions: ANALYST }] }],
+    telemetry: [
+      {
+        org: 'org',
+        model: 'Press',
+        paths: [{ path: '/motor/speed', type: 'number', unit: 'rpm' }],
+        preset: 'Press preset',
+        devices: ['press-01'],
+        points: 10_000,
+        intervalMs: 5 * 60_000,
+      },
+    ],
+  });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signInAs(page, tenant, 'analyst', '/data-explore');
+  await pickOption(page, 'Devices', 'press', 'press-01');
+  await pickOption(page, 'Data paths', 'speed', '/motor/speed (rpm)');
+
+  // The last hour: the stored values themselves, no badge.
+  await expect(chart(page).locator('canvas')).toBeVisible();
+  await expect(rowCount(page)).toHaveText(/^1[23] rows$/);
+  await expect(page.getByTestId('resolution-badges')).toHaveCount(0);
+
+  // 30 days: the 1-minute summaries, named above the chart and above the table.
+  await page.getByText('30 days', { exact: true }).click();
+  const chartBadge = page.getByTestId('chart-resolution').getByTestId('resolution-badges');
+  await expect(chartBadge).toHaveText('1-minute min/max');
+  await expect(page.getByTestId('table-resolution').getByTestId('resolution-badges')).toHaveText(
+    '1-minute min/max',
+  );
+  const box = await chartBadge.boundingBox();
+  expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
+  // Nothing widens the page beyond the phone's width (the range control scrolls within it).
+  const pageWidth = await page
+    .locator('html')
+    .evaluate((html) => (html as unknown as { scrollWidth: number }).scrollWidth);
+  expect(pageWidth).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: test.info().outputPath('data-explore-rollup-390.png'), fullPage: true });
+
+  // 200 days (custom): the 1-hour summaries.
+  await page.getByText('Custom', { exact: true }).click();
+  await page.getByLabel('From').fill(localInput(Date.now() - 200 * 86_400_000));
+  await expect(chartBadge).toHaveText('1-hour min/max');
+
+  // Back to a short range: the stored values again.
+  await page.getByText('24 hours', { exact: true }).click();
+  await expect(rowCount(page)).toHaveText(/^28[89] rows$/);
+  await expect(page.getByTestId('resolution-badges')).toHaveCount(0);
+
+  expect(errors).toEqual([]);
+});

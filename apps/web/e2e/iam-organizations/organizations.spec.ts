@@ -124,3 +124,79 @@ test('security policy groups and service clients of the organization', async ({ 
 
   expect(errors).toEqual([]);
 });
+
+test('an administrator keeps 30 days of raw device values; 0 days is refused in the form and nothing is saved', async ({
+  page,
+}) => {
+  const errors = collectConsoleErrors(page);
+  const tenant = await seedTenant(page.request, {
+    organizations: [{ key: 'org', name: 'Works', iotEnabled: true }],
+    users: [{ key: 'admin', memberships: [{ org: 'org', permissions: ADMINISTRATOR }] }],
+  });
+  // A phone's width: the panel and its form are usable there too.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const saves: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/svc/limits/') && request.method() !== 'GET') saves.push(request.method());
+  });
+  await signInAs(page, tenant, 'admin', '/organizations');
+  const openLimits = async () => {
+    await expect(page.getByTestId('organization-detail-name')).toHaveText('Works');
+    await page.getByRole('tab', { name: 'Limits' }).click();
+    return page.getByTestId('limits-panel');
+  };
+  let panel = await openLimits();
+  await expect(panel.getByTestId('retention-days')).toHaveText("365 days (the server's default)");
+  await expect(panel.getByTestId('retention-summary')).toContainText(
+    'Hourly min/max summaries of the values are kept for 1,825 days.',
+  );
+
+  await panel.getByRole('button', { name: 'Define limits' }).click();
+  let form = panel.getByTestId('limits-form');
+  const retention = form.getByRole('textbox', { name: 'Data retention (days)' });
+  await expect(retention).toHaveValue('');
+  await expect(retention).toHaveAttribute('placeholder', 'Server default: 365 days');
+  await expect(form).toContainText("Leave it empty for the server's default (365 days); at most 3,650 days.");
+  // Keyboard: the field follows the other limits; Enter saves.
+  await form.getByRole('textbox', { name: 'Notifications per day' }).focus();
+  await page.keyboard.press('Tab');
+  await expect(retention).toBeFocused();
+  const box = await retention.boundingBox();
+  expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
+  await page.keyboard.type('30');
+  await page.screenshot({ path: test.info().outputPath('limits-retention-390.png'), fullPage: true });
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('Limits of Works saved.')).toBeVisible();
+  await expect(panel.getByTestId('retention-days')).toHaveText('30 days');
+  expect(saves).toEqual(['POST']);
+
+  // After a reload the server answers it.
+  await page.reload();
+  panel = await openLimits();
+  await expect(panel.getByTestId('retention-days')).toHaveText('30 days');
+
+  // 0 days: the form says why and sends nothing; the 30 days stay.
+  await panel.getByRole('button', { name: 'Edit limits' }).click();
+  form = panel.getByTestId('limits-form');
+  await expect(retention).toHaveValue('30');
+  await retention.fill('0');
+  await form.getByRole('button', { name: 'Save limits' }).click();
+  await expect(form.getByText('From 1 to 3,650 days.')).toBeVisible();
+  await expect(retention).toHaveAttribute('aria-invalid', 'true');
+  expect(saves).toEqual(['POST']);
+  await form.getByRole('button', { name: 'Cancel' }).click();
+  await expect(panel.getByTestId('retention-days')).toHaveText('30 days');
+  await page.reload();
+  panel = await openLimits();
+  await expect(panel.getByTestId('retention-days')).toHaveText('30 days');
+
+  // Another limit changed later (a PUT replaces them all) keeps the retention.
+  await panel.getByRole('button', { name: 'Edit limits' }).click();
+  await form.getByRole('textbox', { name: 'Devices' }).fill('5');
+  await form.getByRole('button', { name: 'Save limits' }).click();
+  await expect(panel.getByTestId('usage-devices')).toHaveText('0 of 5');
+  await expect(panel.getByTestId('retention-days')).toHaveText('30 days');
+  expect(saves).toEqual(['POST', 'PUT']);
+
+  expect(errors).toEqual([]);
+});

@@ -10,8 +10,10 @@ import { type ChartSeries, TimeSeriesChart } from './chart/TimeSeriesChart.tsx';
 import { DevicePicker } from './components/DevicePicker.tsx';
 import { ExportCsvButton } from './components/ExportCsvButton.tsx';
 import { PathPicker } from './components/PathPicker.tsx';
+import { ResolutionBadges } from './components/ResolutionBadges.tsx';
 import { SeriesTable } from './components/SeriesTable.tsx';
 import { TimeRangePicker } from './components/TimeRangePicker.tsx';
+import { rollupsOf } from './resolution.ts';
 import { type RangeChoice, rangeProblem, resolveRange, zoomRange } from './time-range.ts';
 import { useFeatureFlag } from './use-flag.ts';
 
@@ -84,6 +86,11 @@ export default function DataExplorePage() {
   });
   const series = request ? data.data?.series : undefined;
   const chartSeries = useMemo(() => toChartSeries(series ?? []), [series]);
+  // Long ranges come from the minute or hour rollups: the chart names them (text paths are not charted).
+  const chartRollups = useMemo(
+    () => rollupsOf((series ?? []).filter((s) => s.type !== 'string').map((s) => s.resolution)),
+    [series],
+  );
 
   const changeRange = (next: RangeChoice, remember: boolean) => {
     if (remember) setHistory((before) => [...before, choice]);
@@ -175,11 +182,14 @@ export default function DataExplorePage() {
         <Stack gap="sm" aria-busy={data.isFetching}>
           {chartSeries.length > 0 && (
             <Paper withBorder p="sm" pos="relative">
-              <Group justify="space-between" mb="xs">
+              <Group justify="space-between" align="flex-start" mb="xs" gap="xs">
                 <Text size="sm" c="dimmed">
                   {t('dataExplore.chart.zoomHint')}
                 </Text>
-                {data.isFetching && <Loader size="xs" aria-label={t('dataExplore.loading')} />}
+                <Group gap="xs" data-testid="chart-resolution">
+                  <ResolutionBadges rollups={chartRollups} t={t} />
+                  {data.isFetching && <Loader size="xs" aria-label={t('dataExplore.loading')} />}
+                </Group>
               </Group>
               <TimeSeriesChart
                 series={chartSeries}

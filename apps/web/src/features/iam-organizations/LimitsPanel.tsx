@@ -16,6 +16,7 @@ import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../shared/http/describe.ts';
+import { isHttpError } from '../../shared/http/errors.ts';
 import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
 import { FailureAlert } from '../notifications/FailureAlert.tsx';
 import { type FailureText, failureText } from '../notifications/failure.ts';
@@ -27,6 +28,9 @@ import {
   type LimitsFormValues,
   limitProblem,
   limitsToValues,
+  RETENTION_KEY,
+  refusesRetention,
+  retentionProblem,
   usageOf,
   valuesToLimitsInput,
 } from './limits-form.ts';
@@ -34,7 +38,8 @@ import type { ScopedAccess } from './scoped-access.ts';
 
 /**
  * The organization's limits (devices, users, dashboards, data points and notifications per day) with what it uses of
- * them. They are set from an organization above it (a top-level organization sets its own).
+ * them, and how many days of raw device values it keeps. They are set from an organization above it (a top-level
+ * organization sets its own).
  */
 export function LimitsPanel({ access }: { access: ScopedAccess }) {
   const { t } = useTranslation();
@@ -74,6 +79,7 @@ export function LimitsPanel({ access }: { access: ScopedAccess }) {
       ) : (
         <>
           <UsageTable limits={limits.data} />
+          <RetentionSummary retention={limits.data.retention} own={limits.data.limits[RETENTION_KEY]} />
           {canEdit ? (
             <Group>
               <Button variant="light" onClick={() => setEditing(true)} data-testid="edit-limits">
@@ -148,6 +154,37 @@ function UsageTable({ limits }: { limits: Limits }) {
   );
 }
 
+/** The days in words, in the interface's number format ("1 day", "3,650 days"). */
+function useDays(): (days: number) => string {
+  const { t, i18n } = useTranslation();
+  const format = useMemo(() => new Intl.NumberFormat(i18n.language), [i18n.language]);
+  return (days) =>
+    t('iamOrganizations.limits.retention.days', { count: days, formatted: format.format(days) });
+}
+
+/** How long the organization's raw values are kept (its own setting or the server's default), and the summaries. */
+function RetentionSummary({ retention, own }: { retention: Limits['retention']; own: number | null }) {
+  const { t } = useTranslation();
+  const days = useDays();
+  return (
+    <Stack gap={2} data-testid="retention-summary">
+      <Group gap="xs" wrap="wrap">
+        <Text size="sm" fw={500}>
+          {t('iamOrganizations.limits.retention.title')}
+        </Text>
+        <Text size="sm" data-testid="retention-days">
+          {own === null
+            ? t('iamOrganizations.limits.retention.serverDefault', { days: days(retention.days) })
+            : days(retention.days)}
+        </Text>
+      </Group>
+      <Text size="xs" c="dimmed">
+        {t('iamOrganizations.limits.retention.summaries', { days: days(retention.rollupDays) })}
+      </Text>
+    </Stack>
+  );
+}
+
 function LimitsForm({
   access,
   limits,
@@ -158,12 +195,19 @@ function LimitsForm({
   onDone: () => void;
 }) {
   const { t } = useTranslation();
+  const days = useDays();
   const queryClient = useQueryClient();
   const [failure, setFailure] = useState<FailureText | null>(null);
   const form = useForm<LimitsFormValues>({ defaultValues: limitsToValues(limits.limits) });
+  const { maxDays, defaultDays, rollupDays } = limits.retention;
   const save = useMutation({
     mutationFn: async (values: LimitsFormValues) =>
-      saveLimits(await access.token(), access.organization.id, valuesToLimitsInput(values), limits.defined),
+      saveLimits(
+        await access.token(),
+        access.organization.id,
+        valuesToLimitsInput(values, maxDays),
+        limits.defined,
+      ),
     onSuccess: (saved) => {
       queryClient.setQueryData(limitsQueryKey(access.organization.id), saved);
       notifications.show({
@@ -173,6 +217,8 @@ function LimitsForm({
       onDone();
     },
     onError: async (error) => {
+      if (isHttpError(error) && error.status === 400 && refusesRetention(error.serverMessage))
+        form.setError(RETENTION_KEY, { message: t('iamOrganizations.limits.retention.refused') });
       setFailure(
         failureText(t, error, {
           400: t('iamOrganizations.limits.refused'),
@@ -214,6 +260,25 @@ function LimitsForm({
             })}
           />
         ))}
+        <TextInput
+          label={t('iamOrganizations.limits.retention.label')}
+          description={t('iamOrganizations.limits.retention.hint', {
+            default: days(defaultDays),
+            max: days(maxDays),
+            summaries: days(rollupDays),
+          })}
+          placeholder={t('iamOrganizations.limits.retention.placeholder', { days: days(defaultDays) })}
+          inputMode="numeric"
+          error={form.formState.errors[RETENTION_KEY]?.message}
+          {...form.register(RETENTION_KEY, {
+            validate: (value) => {
+              const problem = retentionProblem(value, maxDays);
+              return problem
+                ? t(`iamOrganizations.limits.retention.validation.${problem}`, { max: days(maxDays) })
+                : true;
+            },
+          })}
+        />
         <FailureAlert failure={failure} testId="limits-failure" />
         <Group justify="flex-end">
           <Button variant="default" onClick={onDone}>

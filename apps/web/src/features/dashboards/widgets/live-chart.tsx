@@ -1,5 +1,6 @@
 import 'uplot/dist/uPlot.min.css';
 import type { Binding } from '@edgeport/dashboard-schema';
+import { Group } from '@mantine/core';
 import {
   type ReactNode,
   type RefCallback,
@@ -11,6 +12,8 @@ import {
   useState,
 } from 'react';
 import type uPlot from 'uplot';
+import { ResolutionBadges } from '../../data-explore/components/ResolutionBadges.tsx';
+import { type Rollup, rollupsOf, sameRollups } from '../../data-explore/resolution.ts';
 import { ChartLegend } from './ChartLegend.tsx';
 import { chartImagePlugin } from './chart-image.ts';
 import type { ChartColors } from './chart-theme.ts';
@@ -137,7 +140,25 @@ export type LiveChart = {
   measured: boolean;
   /** uPlot plugins for a new chart: in the editor, it is shown as a picture (see chartImagePlugin). */
   plugins: () => uPlot.Plugin[];
+  /** The rollups the stored history was drawn from (a long window), each once; empty for stored values. */
+  rollups: readonly Rollup[];
 };
+
+/** The rollups of the bindings' stored history as a state that changes only when the list does. */
+function useRollups(runtime: WidgetRuntime, bindings: readonly Binding[]) {
+  const current = () => rollupsOf(bindings.map((binding) => runtime.resolutionOf?.(binding)));
+  const [rollups, setRollups] = useState<readonly Rollup[]>(current);
+  const update = () => {
+    const next = current();
+    setRollups((before) => (sameRollups(before, next) ? before : next));
+  };
+  const updateNow = useRef(update);
+  updateNow.current = update;
+  // A new binding or runtime: its history may be there already.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the update reads the bindings and runtime given.
+  useEffect(() => updateNow.current(), [runtime, bindings]);
+  return { rollups, update: () => updateNow.current() };
+}
 
 /**
  * What the live chart widgets share around their uPlot instance: the box is measured once it comes near the viewport
@@ -166,7 +187,16 @@ export function useLiveChart(
 
   const redrawNow = useRef(redraw);
   redrawNow.current = redraw;
-  useBindingsEffect(runtime, bindings, () => redrawNow.current(plot.current), CHART_FRAME_MS);
+  const { rollups, update: updateRollups } = useRollups(runtime, bindings);
+  useBindingsEffect(
+    runtime,
+    bindings,
+    () => {
+      redrawNow.current(plot.current);
+      updateRollups();
+    },
+    CHART_FRAME_MS,
+  );
   useEffect(() => {
     const timer = setInterval(() => redrawNow.current(plot.current), slideMs);
     return () => clearInterval(timer);
@@ -184,6 +214,7 @@ export function useLiveChart(
     height,
     measured: near && width > 0 && height > 0,
     plugins,
+    rollups,
   };
 }
 
@@ -217,7 +248,17 @@ export function ChartFrame({
   return (
     <div className={classes.chart}>
       {children}
-      <ChartLegend labels={chart.labels} colors={colors.series} />
+      {chart.rollups.length > 0 ? (
+        // The legend (several series) and, beside it, what a long window's stored history was drawn from.
+        <Group gap="xs" wrap="nowrap" justify="space-between" data-testid="chart-resolution">
+          <div style={{ minWidth: 0, flex: 1 }}>
+            <ChartLegend labels={chart.labels} colors={colors.series} />
+          </div>
+          <ResolutionBadges rollups={chart.rollups} t={t} />
+        </Group>
+      ) : (
+        <ChartLegend labels={chart.labels} colors={colors.series} />
+      )}
       <div
         ref={chart.sizeRef}
         className={classes.chartBox}

@@ -1,5 +1,6 @@
 import type { Action, Binding, DeviceBinding, Widget, WidgetType } from '@edgeport/dashboard-schema';
 import type { ReactNode } from 'react';
+import type { Resolution } from '../../data-explore/resolution.ts';
 
 export type ScalarValue = number | boolean | string;
 export type TimedValue = { value: ScalarValue; ts: number };
@@ -40,6 +41,11 @@ export type WidgetRuntime = {
   deviceLabelOf?(slot: string): string | undefined;
   /** Unit, type and whether the caller may write, as the platform answered for the binding's path. */
   metaOf?(binding: Binding): { unit: string | null; type: string | null; writable: boolean } | undefined;
+  /**
+   * What the binding's stored history was taken from: the stored values ('raw'), or the minute or hour rollups (the
+   * minimum and maximum of each) for a long window; undefined before it came or without one (variables).
+   */
+  resolutionOf?(binding: Binding): Resolution | undefined;
   /** The device's status as last reported live. */
   statusOf?(deviceId: string): 'ONLINE' | 'OFFLINE' | undefined;
   /** The slot names of the document, in order (map and alarm widgets show the slots' devices). */

@@ -199,7 +199,7 @@ export function useDashboardRuntime(options: DashboardRuntimeOptions): WidgetRun
             const value = series.points.v[index];
             return value === null || value === undefined ? [] : [{ ts, value }];
           });
-          store.seedHistory(key, points);
+          store.seedHistory(key, points, series.resolution);
         }
       } catch {
         // No stored history: the charts fill with live values.
@@ -282,6 +282,10 @@ export function useDashboardRuntime(options: DashboardRuntimeOptions): WidgetRun
         const meta = key === undefined ? undefined : store.metaOf(key);
         // The path's unit is not the formula's (°C through `value * 1.8 + 32`): the widget's own unit applies.
         return meta && formulaOf(binding) !== undefined ? { ...meta, unit: null } : meta;
+      },
+      resolutionOf: (binding) => {
+        const key = keyOf(binding);
+        return key === undefined ? undefined : store.resolutionOf(key);
       },
       statusOf: (deviceId) => store.statusOf(deviceId),
       slots: () => [...slotLabels.keys()],

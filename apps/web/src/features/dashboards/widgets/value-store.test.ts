@@ -69,6 +69,28 @@ describe('the dashboard value store', () => {
     ]);
   });
 
+  it('keeps what the stored history was taken from and tells the chart when it comes', () => {
+    const { store, runFrame } = manualStore();
+    const key = deviceKey(DEVICE, '/speed');
+    const listener = vi.fn();
+    store.trackHistory(key);
+    store.subscribe(key, listener);
+    expect(store.resolutionOf(key)).toBeUndefined();
+    store.seedHistory(key, [{ ts: 60_000, value: 1 }], 'minute');
+    expect(store.resolutionOf(key)).toBe('minute');
+    runFrame();
+    expect(listener).toHaveBeenCalledTimes(1);
+    // Live values after it change nothing of it; a later seeding of the stored values does.
+    store.receive(DEVICE, 120_000, { '/speed': 2 });
+    expect(store.resolutionOf(key)).toBe('minute');
+    store.seedHistory(key, [{ ts: 60_000, value: 1 }]);
+    expect(store.resolutionOf(key)).toBe('raw');
+    // A key no chart shows keeps no history, nor its resolution.
+    const plain = deviceKey(DEVICE, '/mode');
+    store.seedHistory(plain, [{ ts: 60_000, value: 'auto' }], 'hour');
+    expect(store.resolutionOf(plain)).toBeUndefined();
+  });
+
   it("announces a device's loading state and status to the listeners of its paths", () => {
     const { store, runFrame } = manualStore();
     const listener = vi.fn();

@@ -1,4 +1,5 @@
 import type { Binding } from '@edgeport/dashboard-schema';
+import type { Resolution } from '../../data-explore/resolution.ts';
 import { compiledFormula, timedThrough } from './formula.ts';
 import type { ScalarValue, TimedValue } from './types.ts';
 
@@ -108,6 +109,8 @@ export class ValueStore {
   private readonly shown = new Map<string, { raw: TimedValue; shown: TimedValue }>();
   private readonly meta = new Map<string, PathMeta>();
   private readonly rings = new Map<string, Ring>();
+  /** What each charted key's stored history was taken from (stored values, or minute or hour rollups). */
+  private readonly resolutions = new Map<string, Resolution>();
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly revisions = new Map<string, number>();
   private readonly loadingDevices = new Set<string>();
@@ -157,6 +160,11 @@ export class ValueStore {
     if (formula === undefined) return points;
     const compiled = compiledFormula(formula);
     return points.map((point) => timedThrough(point, compiled));
+  }
+
+  /** What the key's stored history was taken from; undefined before it came (or for keys without one). */
+  resolutionOf(key: string): Resolution | undefined {
+    return this.resolutions.get(key);
   }
 
   isLoading(deviceId: string): boolean {
@@ -214,10 +222,14 @@ export class ValueStore {
     this.touch(key);
   }
 
-  /** Stored history of a charted key (from the platform), merged under the live values already received. */
-  seedHistory(key: string, points: readonly TimedValue[]): void {
+  /**
+   * Stored history of a charted key (from the platform), merged under the live values already received, with what it
+   * was taken from (a long window comes from the minute rollups: the minimum and maximum of each minute).
+   */
+  seedHistory(key: string, points: readonly TimedValue[], resolution: Resolution = 'raw'): void {
     const ring = this.rings.get(key);
     if (!ring) return;
+    this.resolutions.set(key, resolution);
     const live = ring.all();
     const firstLive = live[0]?.ts ?? Number.POSITIVE_INFINITY;
     ring.clear();

@@ -4,7 +4,9 @@ import { type CSSProperties, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DataSeries } from '../api.ts';
 import { timeFormats, valueFormat } from '../chart/format.ts';
+import { rollupsOf } from '../resolution.ts';
 import { rowAt, rowOffsets } from '../table-rows.ts';
+import { ResolutionBadges } from './ResolutionBadges.tsx';
 
 type Props = { series: DataSeries[]; locale: string; highFreq: boolean };
 
@@ -30,6 +32,7 @@ export function SeriesTable({ series, locale, highFreq }: Props) {
     overscan: 12,
   });
   const reduced = series.some((s) => s.decimated);
+  const rollups = useMemo(() => rollupsOf(series.map((s) => s.resolution)), [series]);
   const items = virtualizer.getVirtualItems();
   // Spacer rows above and below the rendered window keep the table's full height (native table semantics).
   const before = items[0]?.start ?? 0;
@@ -49,7 +52,8 @@ export function SeriesTable({ series, locale, highFreq }: Props) {
         <Text size="sm" fw={500} id="data-explore-table-title">
           {t('dataExplore.table.title')}
         </Text>
-        <Group gap="xs">
+        <Group gap="xs" data-testid="table-resolution">
+          <ResolutionBadges rollups={rollups} t={t} />
           {reduced && (
             <Badge variant="light" color="gray" title={t('dataExplore.table.reducedHint')}>
               {t('dataExplore.table.reduced')}

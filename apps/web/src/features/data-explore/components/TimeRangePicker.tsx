@@ -31,9 +31,12 @@ export function TimeRangePicker({ choice, revision, highFreq, problem, onChange,
   const { t } = useTranslation();
   const range = resolveRange(choice);
   return (
-    <Stack gap="xs">
+    <Stack gap="xs" maw="100%">
       <Group gap="sm" align="flex-end" wrap="wrap">
         <SegmentedControl
+          // Six ranges do not fit a phone's width (390 px): they wrap instead of widening the page.
+          maw="100%"
+          style={{ flexWrap: 'wrap' }}
           aria-label={t('dataExplore.range.label')}
           value={choice.kind === 'custom' ? CUSTOM : choice.preset}
           onChange={(value) => {
