@@ -198,8 +198,8 @@ export async function buildApp({
     database.kind === 'postgres' || config.mqttUrl
       ? await instanceIdOf(config.instanceId, config.dataDir)
       : undefined;
-  const stopTelemetryMaintenance = await startTelemetryMaintenance(
-    database.db,
+  const telemetryMaintenance = await startTelemetryMaintenance(
+    database,
     config.telemetryRetention,
     () => clock.now(),
     app.log,
@@ -335,7 +335,7 @@ export async function buildApp({
 
   app.addHook('onClose', async () => {
     shuttingDown = true;
-    stopTelemetryMaintenance();
+    telemetryMaintenance.stop();
     await ingest.close();
     await partitions?.stop();
     await triggers.close();

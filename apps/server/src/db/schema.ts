@@ -753,6 +753,27 @@ export const telemetry = pgTable(
 );
 
 /**
+ * Stored device values once their day is over (telemetry/compaction.ts): per device, path and UTC hour, the values
+ * in time order as arrays. `deltas` are the microseconds from the previous value (the first from the hour's start),
+ * which compress to almost nothing for regular sampling; numbers and booleans (`kind`) are float8s in `numbers`
+ * (booleans 0 and 1), anything else a jsonb array in `others`. Read through telemetry_series (migration 0019).
+ */
+export const telemetryBlocks = pgTable(
+  'telemetry_blocks',
+  {
+    deviceId: uuid('device_id').notNull(),
+    path: text('path').notNull(),
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    count: integer('count').notNull(),
+    kind: text('kind').$type<'number' | 'boolean' | 'json'>().notNull(),
+    deltas: bigint('deltas', { mode: 'number' }).array().notNull(),
+    numbers: doublePrecision('numbers').array(),
+    others: jsonb('others').$type<unknown[]>(),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.hour, t.path] })],
+);
+
+/**
  * Per device and path, the numeric values (booleans as 0 and 1) of each minute (`width_s` 60) and hour (3600), kept
  * by the rollup job from telemetry_rollup_queue, late values too. No foreign key, as telemetry.
  */

@@ -1,28 +1,50 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { everyPeriodOnce } from '../cluster/periodic.ts';
 import type { TelemetryRetention } from '../config.ts';
-import type { Db } from '../db/index.ts';
+import type { Database } from '../db/index.ts';
+import { compactTelemetry } from './compaction.ts';
 import { ensurePartitionsAhead } from './partitions.ts';
 import { applyRetention } from './retention.ts';
 import { foldRollups } from './rollups.ts';
 
-/** How often one instance of the cluster makes the coming days' partitions and applies retention. */
+/** How often one instance of the cluster makes the coming days' partitions, compacts and applies retention. */
 export const MAINTENANCE_PERIOD_MS = 60 * 60 * 1000;
 /** How often the rollups take in the minutes that are over: they are at most this much behind a minute's end. */
 export const ROLLUP_PERIOD_MS = 15_000;
 
+export type TelemetryMaintenance = {
+  /** One run: the coming days' partitions, compaction of the days that are over, retention. */
+  run(): Promise<void>;
+  stop(): void;
+};
+
 /**
- * Makes today's and the coming days' partitions now, then every hour on one instance of the cluster, with the
- * retention run after it; folds the queued minutes into the rollups every ROLLUP_PERIOD_MS. Answers the function
- * that stops both.
+ * Makes today's and the coming days' partitions now; then every hour, on one instance of the cluster, the coming
+ * days' partitions, the compaction of the days that are over and the retention run; and every ROLLUP_PERIOD_MS the
+ * rollups of the minutes that are over. A run holds the cluster-wide lock 'telemetry maintenance' (compaction and
+ * retention rewrite blocks: two at once would lose values) and is skipped on this instance while one still runs.
  */
 export async function startTelemetryMaintenance(
-  db: Db,
+  database: Pick<Database, 'db' | 'exclusive'>,
   retention: TelemetryRetention,
   now: () => Date,
   log: FastifyBaseLogger,
-): Promise<() => void> {
+): Promise<TelemetryMaintenance> {
+  const { db } = database;
   await ensurePartitionsAhead(db, now().getTime());
+  let running: Promise<void> | undefined;
+  const maintain = async () => {
+    await ensurePartitionsAhead(db, now().getTime());
+    const compacted = await compactTelemetry(db, now().getTime());
+    const removed = await applyRetention(db, now().getTime(), retention);
+    log.info({ compacted, removed }, 'telemetry maintenance done');
+  };
+  const run = () => {
+    running ??= database.exclusive('telemetry maintenance', maintain).finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
   const stopFolding = everyPeriodOnce(
     db,
     'telemetry rollups',
@@ -32,19 +54,14 @@ export async function startTelemetryMaintenance(
     },
     (error) => log.warn({ error }, 'folding telemetry rollups failed'),
   );
-  const stopMaintaining = everyPeriodOnce(
-    db,
-    'telemetry maintenance',
-    MAINTENANCE_PERIOD_MS,
-    async () => {
-      await ensurePartitionsAhead(db, now().getTime());
-      const run = await applyRetention(db, now().getTime(), retention);
-      log.info(run, 'telemetry retention applied');
-    },
-    (error) => log.warn({ error }, 'telemetry maintenance failed'),
+  const stopMaintaining = everyPeriodOnce(db, 'telemetry maintenance', MAINTENANCE_PERIOD_MS, run, (error) =>
+    log.warn({ error }, 'telemetry maintenance failed'),
   );
-  return () => {
-    stopFolding();
-    stopMaintaining();
+  return {
+    run,
+    stop() {
+      stopFolding();
+      stopMaintaining();
+    },
   };
 }

@@ -2,12 +2,14 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import type { TelemetryRetention } from '../config.ts';
 import type { Db } from '../db/index.ts';
+import { writeBlocks } from './compaction.ts';
 import { DAY_MS, type Partition, partitionsOf } from './partitions.ts';
 import { ROLLUP_WIDTHS } from './rollups.ts';
 
 /** Rows one delete statement removes: small enough that ingest statements run between two of them. */
 export const RETENTION_BATCH_ROWS = 5_000;
 
+/** What a run removed: whole partitions, rows and whole blocks (`deletedRows`), rollup rows. */
 export type RetentionRun = { droppedPartitions: string[]; deletedRows: number; deletedRollups: number };
 
 type Cutoff = { organizationId: string; cutoffMs: number };
@@ -37,6 +39,8 @@ export async function applyRetention(
       run.deletedRows += await deleteInBatches(() => deleteRawBatch(db, partition, cutoffs, batchRows));
     }
   }
+  run.deletedRows += await deleteInBatches(() => deleteBlockBatch(db, cutoffs, batchRows));
+  await trimBlocks(db, cutoffs);
   run.deletedRollups += await deleteInBatches(() => deleteMinuteRollupBatch(db, cutoffs, batchRows));
   const hourCutoff = new Date(nowMs - retention.rollupDays * DAY_MS).toISOString();
   run.deletedRollups += await deleteInBatches(() =>
@@ -82,6 +86,47 @@ function deleteRawBatch(db: Db, partition: Partition, cutoffs: readonly Cutoff[]
       where t.ts < c.cutoff
       limit ${limit}))`,
   );
+}
+
+/** One batch of blocks whose whole hour is older than their device's organization's cutoff. */
+function deleteBlockBatch(db: Db, cutoffs: readonly Cutoff[], limit: number) {
+  return deleteCount(
+    db,
+    sql`delete from telemetry_blocks where ctid = any(array(
+      select b.ctid from telemetry_blocks b
+      join devices d on d.id = b.device_id
+      join ${cutoffTable(cutoffs)} c on c.o = d.organization_id
+      where b.hour <= c.cutoff - interval '1 hour'
+      limit ${limit}))`,
+  );
+}
+
+/**
+ * The blocks of the hour a cutoff falls in keep only their values from the cutoff on (a block left without values
+ * goes): the retention is exact to the microsecond, blocks or rows. At most one hour per device and path.
+ */
+async function trimBlocks(db: Db, cutoffs: readonly Cutoff[]): Promise<void> {
+  await db.execute(sql`
+    with cut as (
+      select b.device_id, b.path, b.hour, c.cutoff
+      from telemetry_blocks b
+      join devices d on d.id = b.device_id
+      join ${cutoffTable(cutoffs)} c on c.o = d.organization_id
+      where b.hour > c.cutoff - interval '1 hour' and b.hour < c.cutoff
+        and b.hour + b.deltas[1] * interval '1 microsecond' < c.cutoff
+    ), block_values as (
+      select cut.device_id, cut.path, cut.hour, v.ts, v.value, 0 as source, v.seq
+      from cut
+      join telemetry_blocks b on (b.device_id, b.hour, b.path) = (cut.device_id, cut.hour, cut.path)
+      cross join lateral telemetry_block_values(b.hour, b.kind, b.deltas, b.numbers, b.others) as v
+      where v.ts >= cut.cutoff
+    ), emptied as (
+      delete from telemetry_blocks b using cut
+      where (b.device_id, b.hour, b.path) = (cut.device_id, cut.hour, cut.path)
+        and not exists (
+          select 1 from block_values x where (x.device_id, x.hour, x.path) = (cut.device_id, cut.hour, cut.path))
+    )
+    ${writeBlocks}`);
 }
 
 /** Minute rollups are kept as long as the raw values they summarise: a bucket goes once all of it is past. */

@@ -8,11 +8,11 @@ export type RollupWidth = keyof typeof ROLLUP_WIDTHS;
 /** Queue rows one statement of the rollup job takes. */
 const TAKE_ROWS = 2_000;
 
-/** A numeric value of a stored row's `e` (jsonb_each): numbers as they are, booleans 0 and 1. */
+/** A numeric value `v.value` (telemetry_device_values): numbers as they are, booleans 0 and 1. */
 const NUMERIC = sql.raw(
-  `case jsonb_typeof(e.value) when 'number' then e.value::float8 else (e.value = 'true'::jsonb)::int end`,
+  `case jsonb_typeof(v.value) when 'number' then v.value::float8 else (v.value = 'true'::jsonb)::int end`,
 );
-const IS_NUMERIC = sql.raw(`jsonb_typeof(e.value) in ('number', 'boolean')`);
+const IS_NUMERIC = sql.raw(`jsonb_typeof(v.value) in ('number', 'boolean')`);
 /** Replaces a rollup row with the one computed again (never adds to it: the job may compute a minute twice). */
 const REPLACE = sql.raw(`on conflict (device_id, path, width_s, bucket) do update set
   min = excluded.min, max = excluded.max, sum = excluded.sum, count = excluded.count,
@@ -54,13 +54,11 @@ async function foldMinutes(
     ), dirty as (
       select distinct u.d, u.m from taken cross join lateral unnest(taken.devices, taken.minutes) as u(d, m)
     ), computed as (
-      select dirty.d, e.key as path, to_timestamp(dirty.m * 60) as bucket, min(${NUMERIC}) as min,
-        max(${NUMERIC}) as max, sum(${NUMERIC}) as sum, count(*)::int as count, max(t.ts) as last_ts,
-        (array_agg(${NUMERIC} order by t.ts desc))[1] as last
+      select dirty.d, v.path, to_timestamp(dirty.m * 60) as bucket, min(${NUMERIC}) as min,
+        max(${NUMERIC}) as max, sum(${NUMERIC}) as sum, count(*)::int as count, max(v.ts) as last_ts,
+        (array_agg(${NUMERIC} order by v.ts desc))[1] as last
       from dirty
-      join telemetry t on t.device_id = dirty.d
-        and t.ts >= to_timestamp(dirty.m * 60) and t.ts < to_timestamp((dirty.m + 1) * 60)
-      cross join lateral jsonb_each(t.values) as e
+      cross join lateral telemetry_device_values(dirty.d, to_timestamp(dirty.m * 60), to_timestamp((dirty.m + 1) * 60)) as v
       where ${IS_NUMERIC}
       group by 1, 2, 3
     ), written as (
@@ -97,21 +95,20 @@ async function foldHours(db: Db, touched: readonly Touched[]): Promise<void> {
 }
 
 /**
- * Recomputes a device's rollups from its stored values: for values written around the statement that queues them
- * (test fixtures, a repair after a restore).
+ * Recomputes a device's rollups from its stored values (rows and blocks): for values written around the statement
+ * that queues them (test fixtures, a repair after a restore).
  */
 export async function rebuildRollups(db: Db, deviceId: string): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.execute(sql`delete from telemetry_rollups where device_id = ${deviceId}::uuid`);
     await tx.execute(sql`
       insert into telemetry_rollups (device_id, path, width_s, bucket, min, max, sum, count, last_ts, last)
-      select t.device_id, e.key, w.width_s, to_timestamp(floor(extract(epoch from t.ts) / w.width_s) * w.width_s),
-        min(${NUMERIC}), max(${NUMERIC}), sum(${NUMERIC}), count(*)::int, max(t.ts),
-        (array_agg(${NUMERIC} order by t.ts desc))[1]
-      from telemetry t
-      cross join lateral jsonb_each(t.values) as e
+      select ${deviceId}::uuid, v.path, w.width_s, to_timestamp(floor(extract(epoch from v.ts) / w.width_s) * w.width_s),
+        min(${NUMERIC}), max(${NUMERIC}), sum(${NUMERIC}), count(*)::int, max(v.ts),
+        (array_agg(${NUMERIC} order by v.ts desc))[1]
+      from telemetry_device_values(${deviceId}::uuid, '-infinity', 'infinity') as v
       cross join (values (60), (3600)) as w(width_s)
-      where t.device_id = ${deviceId}::uuid and ${IS_NUMERIC}
+      where ${IS_NUMERIC}
       group by 1, 2, 3, 4`);
   });
 }

@@ -8,6 +8,7 @@ import type { Db } from '../db/index.ts';
 import { organizationLimits, telemetry, telemetryRollups } from '../db/schema.ts';
 import { insertTelemetry, type TelemetryRow } from '../ingest/store.ts';
 import { createDevice } from '../services/core/devices/provisioning.ts';
+import { compactTelemetry } from './compaction.ts';
 import { DAY_MS, dayOf, ensurePartitionsAhead, partitionName, partitionsOf } from './partitions.ts';
 import { applyRetention } from './retention.ts';
 import { foldRollups, ROLLUP_WIDTHS } from './rollups.ts';
@@ -207,59 +208,124 @@ describe('the rollup job', () => {
   });
 });
 
-describe('telemetry retention', () => {
-  it("removes exactly what is older than each organization's setting, in shared partitions too", async () => {
-    const ageDays = [1, 9.9, 10.1, 20, 29.9, 30.1, 45];
-    const keepsTen = await createDevice(db, tenants.orgA.id, 'keeps-ten-days');
-    const keepsDefault = await createDevice(db, tenants.orgB.id, 'keeps-thirty-days');
-    await db
-      .insert(organizationLimits)
-      .values({ organizationId: tenants.orgA.id, limits: { telemetryRetentionDays: 10 } });
-    for (const device of [keepsTen, keepsDefault])
-      await insertTelemetry(
-        db,
-        ageDays.map((age) => ({ deviceId: device.id, ts: NOW - age * DAY_MS, values: { '/level': age } })),
-      );
-    await foldRollups(db, NOW);
-    const oldest = partitionName(dayOf(NOW - 45 * DAY_MS));
-    expect((await partitionsOf(db)).map((partition) => partition.name)).toContain(oldest);
+describe('compaction into blocks', () => {
+  /** Every value of the path, in the order readers get them (telemetry_series), times to the microsecond. */
+  const seriesOf = async (deviceId: string, path: string) => {
+    const result = await db.execute(sql`
+      select ts::text as ts, value from telemetry_series(${deviceId}::uuid, ${path}, '-infinity', 'infinity')
+      order by ts, source, seq`);
+    return (result as unknown as { rows: { ts: string; value: unknown }[] }).rows;
+  };
 
-    const run = await applyRetention(db, NOW, { defaultDays: 30, maxDays: 3650, rollupDays: 40 }, 2);
+  it('keeps every value with its type, time and order, and stores a regular number in a few bytes', async () => {
+    const device = await createDevice(db, tenants.orgA1.id, 'compacted');
+    const hour = dayOf(NOW) - 3 * DAY_MS + 5 * 3_600_000;
+    const rows: TelemetryRow[] = Array.from({ length: 3600 }, (_, i) => ({
+      deviceId: device.id,
+      ts: hour + i * 1000,
+      values: {
+        '/speed': Math.round((50 + 10 * Math.sin(i / 60)) * 100) / 100,
+        '/running': i % 600 < 300,
+        ...(i % 900 === 0 ? { '/state': i === 0 ? 'start' : i } : {}),
+      },
+    }));
+    // Two values at one time, and a time with microseconds.
+    rows.push({ deviceId: device.id, ts: hour + 1000, values: { '/speed': -1 } });
+    rows.push({ deviceId: device.id, ts: hour + 2000.5, values: { '/speed': 1e-7 } });
+    for (let from = 0; from < rows.length; from += 1000)
+      await insertTelemetry(db, rows.slice(from, from + 1000));
+    const paths = ['/speed', '/running', '/state'];
+    const before = await Promise.all(paths.map((path) => seriesOf(device.id, path)));
 
-    const levels = async (deviceId: string) =>
-      (
-        await db
-          .select({ values: telemetry.values })
-          .from(telemetry)
-          .where(eq(telemetry.deviceId, deviceId))
-          .orderBy(sql`${telemetry.ts} desc`)
-      ).map((row) => row.values['/level']);
-    expect(await levels(keepsTen.id)).toEqual([1, 9.9]);
-    expect(await levels(keepsDefault.id)).toEqual([1, 9.9, 10.1, 20, 29.9]);
-    // The partition 45 days back held only values every organization has let go: dropped whole.
-    expect(run.droppedPartitions).toContain(oldest);
-    expect((await partitionsOf(db)).map((partition) => partition.name)).not.toContain(oldest);
+    await compactTelemetry(db, NOW);
 
-    // Minute rollups go with the raw values; hour rollups stay for their own 40 days.
-    const rollupAges = async (deviceId: string, widthS: number) =>
-      (
-        await db
-          .select({ last: telemetryRollups.last })
-          .from(telemetryRollups)
-          .where(and(eq(telemetryRollups.deviceId, deviceId), eq(telemetryRollups.widthS, widthS)))
-      )
-        .map((row) => row.last)
-        .sort((a, b) => a - b);
-    expect(await rollupAges(keepsTen.id, 60)).toEqual([1, 9.9]);
-    expect(await rollupAges(keepsTen.id, 3600)).toEqual([1, 9.9, 10.1, 20, 29.9, 30.1]);
-    expect(await rollupAges(keepsDefault.id, 60)).toEqual([1, 9.9, 10.1, 20, 29.9]);
-    expect(await rollupAges(keepsDefault.id, 3600)).toEqual([1, 9.9, 10.1, 20, 29.9, 30.1]);
-
-    // A second run finds nothing more.
-    expect(await applyRetention(db, NOW, { defaultDays: 30, maxDays: 3650, rollupDays: 40 })).toEqual({
-      droppedPartitions: [],
-      deletedRows: 0,
-      deletedRollups: 0,
-    });
+    expect(await Promise.all(paths.map((path) => seriesOf(device.id, path)))).toEqual(before);
+    const blocks = await db.execute(sql`
+      select path, kind, count, pg_column_size(b.*) as bytes from telemetry_blocks b
+      where device_id = ${device.id}::uuid order by path`);
+    const byPath = (
+      blocks as unknown as { rows: { path: string; kind: string; count: number; bytes: number }[] }
+    ).rows;
+    expect(byPath.map(({ path, kind, count }) => ({ path, kind, count }))).toEqual([
+      { path: '/running', kind: 'boolean', count: 3600 },
+      { path: '/speed', kind: 'number', count: 3602 },
+      { path: '/state', kind: 'json', count: 4 },
+    ]);
+    // 8 bytes per float8, the time between values compressed to almost nothing.
+    const speed = byPath.find((block) => block.path === '/speed');
+    expect(Number(speed?.bytes) / 3602).toBeLessThan(10);
   });
+});
+
+describe('telemetry retention', () => {
+  const retention = { defaultDays: 30, maxDays: 3650, rollupDays: 40 };
+  // Half past an hour and 30 s: the values around the 10-day cutoff share their minute and hour.
+  const at = Math.floor(NOW / 3_600_000) * 3_600_000 + 30 * 60_000 + 30_000;
+  // Around the 10-day cutoff by less than a second: one hour's block holds both.
+  const ageDays = [1, 9.99999, 10.00001, 10.1, 20, 29.9, 30.1, 45];
+
+  /** The device's values (rows and blocks), newest first. */
+  const levels = async (deviceId: string) => {
+    const result = await db.execute(
+      sql`select value from telemetry_device_values(${deviceId}::uuid, '-infinity', 'infinity') order by ts desc`,
+    );
+    return (result as unknown as { rows: { value: number }[] }).rows.map((row) => row.value);
+  };
+  const rollupLasts = async (deviceId: string, widthS: number) =>
+    (
+      await db
+        .select({ last: telemetryRollups.last })
+        .from(telemetryRollups)
+        .where(and(eq(telemetryRollups.deviceId, deviceId), eq(telemetryRollups.widthS, widthS)))
+    )
+      .map((row) => row.last)
+      .sort((a, b) => a - b);
+
+  it.each([
+    ['in day partitions', false],
+    ['in compacted blocks', true],
+  ])(
+    "removes exactly what is older than each organization's setting, %s shared by two organizations",
+    async (_, compacted) => {
+      const keepsTen = await createDevice(db, tenants.orgA.id, `keeps-ten-days-${compacted}`);
+      const keepsDefault = await createDevice(db, tenants.orgB.id, `keeps-thirty-days-${compacted}`);
+      await db
+        .insert(organizationLimits)
+        .values({ organizationId: tenants.orgA.id, limits: { telemetryRetentionDays: 10 } })
+        .onConflictDoNothing();
+      for (const device of [keepsTen, keepsDefault])
+        await insertTelemetry(
+          db,
+          ageDays.map((age) => ({ deviceId: device.id, ts: at - age * DAY_MS, values: { '/level': age } })),
+        );
+      await foldRollups(db, NOW);
+      const oldest = partitionName(dayOf(NOW - 45 * DAY_MS));
+      if (compacted) {
+        await compactTelemetry(db, NOW);
+        expect(await levels(keepsTen.id)).toEqual(ageDays);
+      }
+      expect((await partitionsOf(db)).some((partition) => partition.name === oldest)).toBe(!compacted);
+
+      const run = await applyRetention(db, at, retention, 2);
+
+      expect(await levels(keepsTen.id)).toEqual([1, 9.99999]);
+      expect(await levels(keepsDefault.id)).toEqual([1, 9.99999, 10.00001, 10.1, 20, 29.9]);
+      // The partition 45 days back held only values every organization has let go: dropped whole.
+      if (!compacted) expect(run.droppedPartitions).toContain(oldest);
+      expect((await partitionsOf(db)).map((partition) => partition.name)).not.toContain(oldest);
+
+      // Minute rollups go with the raw values; hour rollups stay for their own 40 days.
+      expect(await rollupLasts(keepsTen.id, 60)).toEqual([1, 9.99999]);
+      expect(await rollupLasts(keepsTen.id, 3600)).toEqual([1, 9.99999, 10.1, 20, 29.9, 30.1]);
+      expect(await rollupLasts(keepsDefault.id, 60)).toEqual([1, 9.99999, 10.1, 20, 29.9]);
+      expect(await rollupLasts(keepsDefault.id, 3600)).toEqual([1, 9.99999, 10.1, 20, 29.9, 30.1]);
+
+      // A second run finds nothing more.
+      expect(await applyRetention(db, at, retention)).toEqual({
+        droppedPartitions: [],
+        deletedRows: 0,
+        deletedRollups: 0,
+      });
+    },
+  );
 });

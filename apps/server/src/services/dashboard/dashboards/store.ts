@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, ilike, inArray, lte, max, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, max, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/index.ts';
 import { escapeLike } from '../../../db/paging.ts';
 import {
@@ -9,7 +9,6 @@ import {
   devices,
   memberships,
   type ShareLevel,
-  telemetry,
   users,
 } from '../../../db/schema.ts';
 import type { DashboardRow } from '../access.ts';
@@ -317,7 +316,10 @@ export async function devicesOfOrganization(
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-/** The stored values of the given paths of a device between from and to (inclusive), oldest first. */
+/**
+ * The stored values of the given paths of a device between from and to (inclusive), oldest first: one record per
+ * time and path, from the day partitions and the compacted blocks alike (telemetry_series).
+ */
 export async function telemetryOf(
   db: Db,
   deviceId: string,
@@ -326,25 +328,16 @@ export async function telemetryOf(
   limit: number,
 ): Promise<{ ts: string; values: Record<string, unknown> }[]> {
   if (paths.length === 0) return [];
-  const hasAny = sql.join(
-    paths.map((path) => sql`${telemetry.values} ? ${path}`),
-    sql` or `,
-  );
-  const rows = await db
-    .select({
-      ts: sql<string>`to_char(${telemetry.ts} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
-      values: telemetry.values,
-    })
-    .from(telemetry)
-    .where(
-      and(
-        eq(telemetry.deviceId, deviceId),
-        gte(telemetry.ts, range.from),
-        lte(telemetry.ts, range.to),
-        sql`(${hasAny})`,
-      ),
-    )
-    .orderBy(asc(telemetry.ts))
-    .limit(limit);
-  return rows;
+  const result = await db.execute(sql`
+    select to_char(s.ts at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ts, p.path, s.value
+    from unnest(array[${sql.join(
+      paths.map((path) => sql`${path}::text`),
+      sql`, `,
+    )}]) as p(path)
+    cross join lateral telemetry_series(${deviceId}::uuid, p.path, ${range.from.toISOString()}::timestamptz,
+      ${range.to.toISOString()}::timestamptz) as s
+    order by s.ts, s.source, s.seq
+    limit ${limit}`);
+  const rows = (result as unknown as { rows: { ts: string; path: string; value: unknown }[] }).rows;
+  return rows.map((row) => ({ ts: row.ts, values: { [row.path]: row.value } }));
 }

@@ -1,5 +1,5 @@
 import type { platform } from '@edgeport/contract';
-import { sql } from 'drizzle-orm';
+import { count, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caller } from '../../../../test/support/calls.ts';
 import { seedTenants, userWithRole } from '../../../../test/support/fixtures.ts';
@@ -7,7 +7,9 @@ import { startTestServer, type TestServer } from '../../../../test/support/serve
 import { decodePayload, rptFor } from '../../../../test/support/tokens.ts';
 import { auditLog, type ModelPath, roles, telemetry, userRoles } from '../../../db/schema.ts';
 import type { Principal } from '../../../http/principal.ts';
-import { ensurePartitionsBetween } from '../../../telemetry/partitions.ts';
+import { insertTelemetry } from '../../../ingest/store.ts';
+import { compactTelemetry } from '../../../telemetry/compaction.ts';
+import { dayOf, ensurePartitionsBetween, partitionName } from '../../../telemetry/partitions.ts';
 import { rebuildRollups } from '../../../telemetry/rollups.ts';
 import { createDevice } from '../../core/devices/provisioning.ts';
 import { seedTelemetryFixture } from './fixtures.ts';
@@ -538,6 +540,60 @@ describe('GET data/export.csv', () => {
       tokens.adminA,
     );
     expect(missing.statusCode).toBe(400);
+  });
+});
+
+describe('after the values are compacted into blocks', () => {
+  it('answers every query and export exactly as from the stored rows, and a late value joins them', async () => {
+    const everyDevice = [ids.press, ids.press2, ids.twin];
+    const exportOf = async (paths: string[]) => {
+      const url = `${dataOf(tenants.orgA.id)}/export.csv?${[
+        ...everyDevice.map((id) => `deviceIds=${id}`),
+        ...paths.map((path) => `paths=${encodeURIComponent(path)}`),
+        `from=${encodeURIComponent(WHOLE.from)}`,
+        `to=${encodeURIComponent(WHOLE.to)}`,
+      ].join('&')}`;
+      return (await call('GET', url, tokens.adminA)).body;
+    };
+    const answers = async () => ({
+      raw: (
+        await query({
+          deviceIds: everyDevice,
+          paths: ['/motor/speed', '/count'],
+          ...WHOLE,
+          maxPoints: 20_000,
+        })
+      ).json(),
+      reduced: (
+        await query({
+          deviceIds: everyDevice,
+          paths: ['/motor/speed', '/motor/running'],
+          ...WHOLE,
+          maxPoints: 40,
+        })
+      ).json(),
+      text: (await query({ deviceIds: [ids.press], paths: ['/state'], ...WHOLE, maxPoints: 50 })).json(),
+      csv: await exportOf(['/motor/speed', '/count', '/state', '/motor/running']),
+      summary: (
+        await call('POST', `${dataOf(tenants.orgA.id)}/summary`, tokens.adminA, { path: '/count', ...WHOLE })
+      ).json(),
+    });
+    const before = await answers();
+    expect(before.csv.split('\r\n').length).toBeGreaterThan(COUNT * 3);
+    const { db } = server.database;
+    const run = await compactTelemetry(db, Date.now());
+    expect(run.partitions).toContain(partitionName(dayOf(START)));
+    expect((await db.select({ n: count() }).from(telemetry))[0]?.n).toBe(0);
+    expect(await answers()).toEqual(before);
+
+    // A value late by years makes its day's partition again; the next compaction merges it into the blocks.
+    const late = START + 1500;
+    await insertTelemetry(db, [{ deviceId: ids.press2, ts: late, values: { '/motor/speed': 3.25 } }]);
+    const merged = await compactTelemetry(db, Date.now());
+    expect(merged.partitions).toEqual([partitionName(dayOf(START))]);
+    const series = (await query({ deviceIds: [ids.press2], paths: ['/motor/speed'], ...WHOLE })).json()
+      .series[0];
+    expect(series.points).toEqual({ t: [START + 500, START + 1500, START + 1500], v: [-12.5, 7, 3.25] });
   });
 });
 

@@ -144,7 +144,7 @@ async function seriesOf(
     if (total > maxPoints)
       return { ...base, points: pointsOfBuckets(merged), decimated: true, total, resolution: rollup };
   }
-  const extent = await store.timeExtent(db, device.id, range);
+  const extent = await store.timeExtent(db, device.id, model.path, range);
   if (!extent) return empty;
   // One pass reduces to buckets and counts; when everything fits, the stored values themselves are answered.
   const reduced = await store.bucketedPoints(db, device.id, model.path, model.type, range, extent, buckets);
@@ -231,6 +231,63 @@ export async function summarizeData(
   };
 }
 
+/** An export reads its range a day at a time: no query sorts more than a day of one path's values. */
+export const EXPORT_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** The range cut into EXPORT_WINDOW_MS windows, the last one ending at the range's end (inclusive). */
+export function exportWindows(range: store.Range): store.ExportWindow[] {
+  const windows: store.ExportWindow[] = [];
+  for (let from = range.from.getTime(); ; from += EXPORT_WINDOW_MS) {
+    const before = from + EXPORT_WINDOW_MS;
+    if (before > range.to.getTime()) {
+      windows.push({ from: new Date(from), to: range.to, before: null });
+      return windows;
+    }
+    windows.push({ from: new Date(from), to: new Date(before), before: new Date(before) });
+  }
+}
+
+type ExportedPath = { deviceId: string; path: string; type: ModelPath['type']; prefix: string };
+
+/** One path's CSV records, window after window and batch after batch, while the budget of records lasts. */
+async function* recordsOfPath(
+  db: Db,
+  exported: ExportedPath,
+  range: store.Range,
+  batch: number,
+  budget: { left: number },
+): AsyncGenerator<string> {
+  for (const window of exportWindows(range)) {
+    let cursor: store.ExportCursor | null = null;
+    for (;;) {
+      const size = Math.min(batch, budget.left);
+      if (size <= 0) return;
+      const chunk = await recordsAfter(db, exported, window, cursor, size);
+      budget.left -= chunk.rows;
+      if (chunk.rows > 0) yield chunk.text;
+      if (chunk.rows < size || !chunk.cursor) break;
+      cursor = chunk.cursor;
+    }
+  }
+}
+
+/** The next records of a path: numbers and booleans written by PostgreSQL, text values here (valueCell). */
+async function recordsAfter(
+  db: Db,
+  { deviceId, path, type, prefix }: ExportedPath,
+  window: store.ExportWindow,
+  cursor: store.ExportCursor | null,
+  size: number,
+): Promise<store.ExportChunk> {
+  if (type !== 'string') return store.exportChunk(db, deviceId, path, prefix, window, cursor, size);
+  const read = await store.exportRows(db, deviceId, path, window, cursor, size);
+  return {
+    text: read.map((row) => `${prefix}${row.iso},${valueCell(row.value)}\r\n`).join(''),
+    rows: read.length,
+    cursor: read.at(-1)?.cursor ?? null,
+  };
+}
+
 /** Telemetry rows read per query while exporting. */
 export const EXPORT_BATCH = 20_000;
 export const EXPORT_COLUMNS = ['device', 'label', 'path', 'ts', 'value'] as const;
@@ -267,31 +324,19 @@ export async function exportData(
   async function* lines() {
     // The byte order mark lets spreadsheet programs read the file as UTF-8.
     yield `\uFEFF${csvRow(EXPORT_COLUMNS)}`;
-    let written = 0;
+    const budget = { left: limit };
     for (const device of found) {
       for (const path of query.paths) {
         const model = device.paths.get(path);
         if (!model) continue;
         const prefix = `${csvCell(device.id)},${csvCell(device.label)},${csvCell(path)},`;
-        let cursor: store.ExportCursor | null = null;
-        for (;;) {
-          const size = Math.min(batch, limit - written);
-          if (size <= 0) return;
-          let rows: number;
-          if (model.type === 'string') {
-            const read = await store.exportRows(db, device.id, path, range, cursor, size);
-            rows = read.length;
-            cursor = read.at(-1)?.cursor ?? null;
-            if (rows > 0) yield read.map((row) => `${prefix}${row.iso},${valueCell(row.value)}\r\n`).join('');
-          } else {
-            const chunk = await store.exportChunk(db, device.id, path, prefix, range, cursor, size);
-            rows = chunk.rows;
-            cursor = chunk.cursor;
-            if (rows > 0) yield chunk.text;
-          }
-          written += rows;
-          if (rows < size || !cursor) break;
-        }
+        yield* recordsOfPath(
+          db,
+          { deviceId: device.id, path, type: model.type, prefix },
+          range,
+          batch,
+          budget,
+        );
       }
     }
   }

@@ -1,13 +1,6 @@
-import { and, asc, count, eq, gte, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/index.ts';
-import {
-  devices,
-  type ModelPath,
-  modelVersions,
-  presets,
-  telemetry,
-  telemetryRollups,
-} from '../../../db/schema.ts';
+import { devices, type ModelPath, modelVersions, presets, telemetryRollups } from '../../../db/schema.ts';
 
 export type DataDevice = { id: string; label: string; presetId: string | null };
 
@@ -43,7 +36,15 @@ export async function modelPathsOfPresets(
 
 export type Range = { from: Date; to: Date };
 
-const epochMs = sql<number>`(date_part('epoch', ${telemetry.ts}) * 1000)`;
+/**
+ * The device's values of `path` in the range (inclusive), from the day partitions and the compacted blocks alike
+ * (telemetry_series, migration 0019): columns ts, value (jsonb), source and seq (the order of values sharing a time).
+ */
+function seriesIn(deviceId: string, path: string, range: Range): SQL {
+  return sql`telemetry_series(${deviceId}::uuid, ${path}::text, ${range.from.toISOString()}::timestamptz, ${range.to.toISOString()}::timestamptz)`;
+}
+
+const EPOCH_MS = sql.raw(`(date_part('epoch', ts) * 1000)`);
 
 /**
  * The stored value `j` (a jsonb) as a number for charts: numbers as numeric (a jsonb number converts to numeric
@@ -55,40 +56,26 @@ function numericOf(j: SQL, type: 'number' | 'integer' | 'boolean'): SQL<string |
   return sql<string | null>`(case when jsonb_typeof(${j}) = 'number' then (${j})::numeric end)`;
 }
 
-/** One device's rows in the range (those carrying `path` only, when given). */
-function rowsIn(deviceId: string, range: Range, path?: string): SQL | undefined {
-  return and(
-    eq(telemetry.deviceId, deviceId),
-    gte(telemetry.ts, range.from),
-    lte(telemetry.ts, range.to),
-    path === undefined ? undefined : sql`${telemetry.values} ? ${path}`,
-  );
-}
-
-/** The times (epoch ms) of the device's first and last row in the range, from the (device, ts) index. */
+/** The times (epoch ms) of the first and the last value of `path` in the range. */
 export async function timeExtent(
   db: Db,
   deviceId: string,
+  path: string,
   range: Range,
 ): Promise<{ firstMs: number; lastMs: number } | undefined> {
-  const edge = (order: SQL) =>
-    db
-      .select({ ms: epochMs.mapWith(Number) })
-      .from(telemetry)
-      .where(rowsIn(deviceId, range))
-      .orderBy(order)
-      .limit(1);
-  const [[first], [last]] = await Promise.all([edge(asc(telemetry.ts)), edge(sql`${telemetry.ts} desc`)]);
-  return first && last ? { firstMs: first.ms, lastMs: last.ms } : undefined;
+  const result = await db.execute(
+    sql`select min(${EPOCH_MS})::float8 as first_ms, max(${EPOCH_MS})::float8 as last_ms from ${seriesIn(deviceId, path, range)}`,
+  );
+  const [row] = rowsOf<{ first_ms: unknown; last_ms: unknown }>(result);
+  return row && row.first_ms !== null
+    ? { firstMs: Number(row.first_ms), lastMs: Number(row.last_ms) }
+    : undefined;
 }
 
 /** How many values of `path` the device stored in the range. */
 export async function countValues(db: Db, deviceId: string, path: string, range: Range): Promise<number> {
-  const [row] = await db
-    .select({ total: count() })
-    .from(telemetry)
-    .where(rowsIn(deviceId, range, path));
-  return Number(row?.total ?? 0);
+  const result = await db.execute(sql`select count(*)::int as n from ${seriesIn(deviceId, path, range)}`);
+  return Number(rowsOf<{ n: unknown }>(result)[0]?.n ?? 0);
 }
 
 export type Points = { t: number[]; v: (number | null)[] };
@@ -101,26 +88,25 @@ export async function rawPoints(
   type: 'number' | 'integer' | 'boolean',
   range: Range,
 ): Promise<Points> {
-  const rows = await db
-    .select({
-      t: epochMs.mapWith(Number),
-      v: sql<number | null>`${numericOf(sql`(${telemetry.values} -> ${path})`, type)}::float8`,
-    })
-    .from(telemetry)
-    .where(rowsIn(deviceId, range, path))
-    .orderBy(asc(telemetry.ts));
   // A value of another type (stored under an older model version) is no point, as in the buckets.
-  const kept = rows.filter((row) => row.v !== null);
-  return { t: kept.map((row) => row.t), v: kept.map((row) => Number(row.v)) };
+  const result = await db.execute(sql`
+    select t, v from (
+      select ${EPOCH_MS}::float8 as t, ${numericOf(sql.raw('value'), type)}::float8 as v, ts, source, seq
+      from ${seriesIn(deviceId, path, range)}
+    ) as typed
+    where v is not null
+    order by ts, source, seq`);
+  const rows = rowsOf<{ t: unknown; v: unknown }>(result);
+  return { t: rows.map((row) => Number(row.t)), v: rows.map((row) => Number(row.v)) };
 }
 
 export type Bucket = { lo: number; hi: number; firstMs: number; lastMs: number; count: number };
 
 /**
  * The values of `path` reduced to `buckets` equal time buckets between `firstMs` and `lastMs`: the minimum and the
- * maximum of each (so peaks survive), the times of the bucket's first and last row, and how many values it holds.
- * One pass over the rows; the value is extracted once per row (the `offset 0` fences keep PostgreSQL from inlining
- * the subqueries, which would extract it once per aggregate). Buckets without values are left out.
+ * maximum of each (so peaks survive), the times of the bucket's first and last value, and how many values it holds.
+ * One pass over the values; each is converted once (the `offset 0` fence keeps PostgreSQL from inlining the
+ * subquery, which would convert it once per aggregate). Buckets without values are left out.
  */
 export async function bucketedPoints(
   db: Db,
@@ -139,13 +125,8 @@ export async function bucketedPoints(
     select least(floor((e - ${first}) / ${sql.raw(String(width))}), ${last}) as bucket,
       min(v)::float8 as lo, max(v)::float8 as hi, min(e) as first_ms, max(e) as last_ms, count(v) as n
     from (
-      select e, ${numericOf(sql.raw('j'), type)} as v
-      from (
-        select ${epochMs} as e, ${telemetry.values} -> ${path} as j
-        from ${telemetry}
-        where ${rowsIn(deviceId, range) as SQL}
-        offset 0
-      ) as extracted
+      select ${EPOCH_MS} as e, ${numericOf(sql.raw('value'), type)} as v
+      from ${seriesIn(deviceId, path, range)}
       offset 0
     ) as typed
     where v is not null
@@ -271,34 +252,43 @@ export async function textPoints(
   range: Range,
   limit: number,
 ): Promise<{ t: number[]; text: string[] }> {
-  const rows = await db
-    .select({ t: epochMs.mapWith(Number), text: sql<string | null>`${telemetry.values} ->> ${path}` })
-    .from(telemetry)
-    .where(rowsIn(deviceId, range, path))
-    .orderBy(asc(telemetry.ts))
-    .limit(limit);
-  return { t: rows.map((row) => row.t), text: rows.map((row) => row.text ?? '') };
+  const result = await db.execute(sql`
+    select ${EPOCH_MS}::float8 as t, value #>> '{}' as text
+    from ${seriesIn(deviceId, path, range)}
+    order by ts, source, seq
+    limit ${limit}`);
+  const rows = rowsOf<{ t: unknown; text: string | null }>(result);
+  return { t: rows.map((row) => Number(row.t)), text: rows.map((row) => row.text ?? '') };
 }
 
-/** Where an export stopped: the last row's time (as PostgreSQL prints it) and physical position. */
-export type ExportCursor = { ts: string; ctid: string };
+/** Where an export stopped: the last value's time (as PostgreSQL prints it) and its place among equal times. */
+export type ExportCursor = { ts: string; source: number; seq: string };
+
+/**
+ * A part of an export's range: from `from` (inclusive) to `before` (exclusive), or to `to` (inclusive) when
+ * `before` is null. An export reads its range window after window, so no query sorts more than one window.
+ */
+export type ExportWindow = { from: Date; to: Date; before: Date | null };
 
 const ISO_UTC = sql.raw(`'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`);
 
-/**
- * One device's rows in the range that carry `path`, after `cursor`. Telemetry is append-only, so (ts, ctid) orders
- * rows that share a time stably while an export reads batch after batch.
- */
-function exportRowsAfter(deviceId: string, path: string, range: Range, after: ExportCursor | null): SQL {
-  return and(
-    rowsIn(deviceId, range, path),
-    after
-      ? and(
-          gte(telemetry.ts, sql`${after.ts}::timestamptz`),
-          sql`(${telemetry.ts}, ctid) > (${after.ts}::timestamptz, ${after.ctid}::tid)`,
-        )
-      : undefined,
-  ) as SQL;
+/** The window's values of `path` after `cursor`, oldest first: ts, value, source, seq. */
+function exportValuesAfter(
+  deviceId: string,
+  path: string,
+  window: ExportWindow,
+  after: ExportCursor | null,
+  limit: number,
+): SQL {
+  const before = window.before ? sql`and ts < ${window.before.toISOString()}::timestamptz` : sql``;
+  const next = after
+    ? sql`and (ts, source, seq) > (${after.ts}::timestamptz, ${after.source}::int, ${after.seq}::bigint)`
+    : sql``;
+  return sql`
+    select ts, value, source, seq from ${seriesIn(deviceId, path, window)}
+    where true ${before} ${next}
+    order by ts, source, seq
+    limit ${limit}`;
 }
 
 export type ExportRow = {
@@ -309,73 +299,71 @@ export type ExportRow = {
   value: unknown;
 };
 
-/** The next `limit` values of a path, oldest first, after `cursor`, one row each (for text values). */
+/** The next `limit` values of a path in the window, oldest first, after `cursor`, one row each (for text values). */
 export async function exportRows(
   db: Db,
   deviceId: string,
   path: string,
-  range: Range,
+  window: ExportWindow,
   after: ExportCursor | null,
   limit: number,
 ): Promise<ExportRow[]> {
-  const rows = await db
-    .select({
-      ts: sql<string>`${telemetry.ts}::text`,
-      ctid: sql<string>`ctid::text`,
-      iso: sql<string>`to_char(${telemetry.ts} at time zone 'UTC', ${ISO_UTC})`,
-      value: sql<unknown>`${telemetry.values} -> ${path}`,
-    })
-    .from(telemetry)
-    .where(exportRowsAfter(deviceId, path, range, after))
-    .orderBy(asc(telemetry.ts), sql`ctid`)
-    .limit(limit);
-  return rows.map((row) => ({ iso: row.iso, cursor: { ts: row.ts, ctid: row.ctid }, value: row.value }));
+  const result = await db.execute(sql`
+    select ts::text as ts, source, seq::text as seq, to_char(ts at time zone 'UTC', ${ISO_UTC}) as iso, value
+    from (${exportValuesAfter(deviceId, path, window, after, limit)}) as batch
+    order by batch.ts, batch.source, batch.seq`);
+  return rowsOf<{ ts: string; source: unknown; seq: string; iso: string; value: unknown }>(result).map(
+    (row) => ({
+      iso: row.iso,
+      cursor: { ts: row.ts, source: Number(row.source), seq: row.seq },
+      value: row.value,
+    }),
+  );
 }
 
 export type ExportChunk = { text: string; rows: number; cursor: ExportCursor | null };
 
 /**
- * The next `limit` values of a number or boolean path as finished CSV records (`prefix` + time + value + CRLF),
- * built by PostgreSQL in one string: passing rows one by one to JavaScript measured six times slower on PGlite.
- * Numbers and booleans are written as they are; a value of another type (left from an older model version) is always
- * quoted behind a leading apostrophe, so it can never be read as a formula.
+ * The next `limit` values of a number or boolean path in the window as finished CSV records (`prefix` + time +
+ * value + CRLF), built by PostgreSQL in one string: passing rows one by one to JavaScript measured six times slower
+ * on PGlite. Numbers and booleans are written as they are; a value of another type (left from an older model
+ * version) is always quoted behind a leading apostrophe, so it can never be read as a formula.
  */
 export async function exportChunk(
   db: Db,
   deviceId: string,
   path: string,
   prefix: string,
-  range: Range,
+  window: ExportWindow,
   after: ExportCursor | null,
   limit: number,
 ): Promise<ExportChunk> {
   const result = await db.execute(sql`
-    with batch as materialized (
-      select ${telemetry.ts} as ts, ctid, ${telemetry.values} -> ${path} as j
-      from ${telemetry}
-      where ${exportRowsAfter(deviceId, path, range, after)}
-      order by ${telemetry.ts}, ctid
-      limit ${limit}
-    )
+    with batch as materialized (${exportValuesAfter(deviceId, path, window, after, limit)})
     select
       string_agg(
         ${prefix}::text || to_char(ts at time zone 'UTC', ${ISO_UTC}) || ',' ||
-          case when jsonb_typeof(j) in ('number', 'boolean') then j #>> '{}'
-            else '"''' || replace(coalesce(j #>> '{}', ''), '"', '""') || '"' end || E'\r\n',
-        '' order by ts, ctid) as text,
+          case when jsonb_typeof(value) in ('number', 'boolean') then value #>> '{}'
+            else '"''' || replace(coalesce(value #>> '{}', ''), '"', '""') || '"' end || E'\r\n',
+        '' order by ts, source, seq) as text,
       count(*) as rows,
-      (select ts::text from batch order by ts desc, ctid desc limit 1) as last_ts,
-      (select ctid::text from batch order by ts desc, ctid desc limit 1) as last_ctid
+      (select ts::text from batch order by ts desc, source desc, seq desc limit 1) as last_ts,
+      (select source from batch order by ts desc, source desc, seq desc limit 1) as last_source,
+      (select seq::text from batch order by ts desc, source desc, seq desc limit 1) as last_seq
     from batch`);
   const [row] = rowsOf<{
     text: string | null;
     rows: unknown;
     last_ts: string | null;
-    last_ctid: string | null;
+    last_source: unknown;
+    last_seq: string | null;
   }>(result);
   return {
     text: row?.text ?? '',
     rows: Number(row?.rows ?? 0),
-    cursor: row?.last_ts && row.last_ctid ? { ts: row.last_ts, ctid: row.last_ctid } : null,
+    cursor:
+      row?.last_ts && row.last_seq
+        ? { ts: row.last_ts, source: Number(row.last_source), seq: row.last_seq }
+        : null,
   };
 }
