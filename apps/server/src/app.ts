@@ -198,10 +198,11 @@ export async function buildApp({
     database.kind === 'postgres' || config.mqttUrl
       ? await instanceIdOf(config.instanceId, config.dataDir)
       : undefined;
+  // Device values age in real time: the test clock (licence terms) must not compact or remove them.
   const telemetryMaintenance = await startTelemetryMaintenance(
     database,
     config.telemetryRetention,
-    () => clock.now(),
+    () => new Date(),
     app.log,
   );
   const ingest = await createIngest(database.db, app.log, config.mqttUrl, {

@@ -28,8 +28,9 @@ export async function claimPeriod(db: Db, name: string, periodMs: number): Promi
 }
 
 /**
- * Runs `work` every `periodMs` on whichever instance claims the period first (see claimPeriod). Answers the function
- * that stops the timer.
+ * Runs `work` every `periodMs` on whichever instance claims the period first (see claimPeriod); with `firstAfterMs`
+ * the first claim comes that soon after start (work that must not wait a whole period behind frequent restarts).
+ * Answers the function that stops the timers.
  */
 export function everyPeriodOnce(
   db: Db,
@@ -37,12 +38,19 @@ export function everyPeriodOnce(
   periodMs: number,
   work: () => Promise<void>,
   onError: (error: unknown) => void,
+  firstAfterMs?: number,
 ): () => void {
-  const timer = setInterval(() => {
+  const tick = () => {
     claimPeriod(db, name, periodMs)
       .then((claimed) => (claimed ? work() : undefined))
       .catch(onError);
-  }, periodMs);
+  };
+  const timer = setInterval(tick, periodMs);
   timer.unref();
-  return () => clearInterval(timer);
+  const first = firstAfterMs === undefined ? undefined : setTimeout(tick, firstAfterMs);
+  first?.unref();
+  return () => {
+    clearInterval(timer);
+    clearTimeout(first);
+  };
 }

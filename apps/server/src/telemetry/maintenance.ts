@@ -9,6 +9,8 @@ import { foldRollups } from './rollups.ts';
 
 /** How often one instance of the cluster makes the coming days' partitions, compacts and applies retention. */
 export const MAINTENANCE_PERIOD_MS = 60 * 60 * 1000;
+/** The first maintenance comes this soon after start, so frequent restarts never put compaction off. */
+export const MAINTENANCE_FIRST_AFTER_MS = 2 * 60 * 1000;
 /** How often the rollups take in the minutes that are over: they are at most this much behind a minute's end. */
 export const ROLLUP_PERIOD_MS = 15_000;
 
@@ -54,8 +56,13 @@ export async function startTelemetryMaintenance(
     },
     (error) => log.warn({ error }, 'folding telemetry rollups failed'),
   );
-  const stopMaintaining = everyPeriodOnce(db, 'telemetry maintenance', MAINTENANCE_PERIOD_MS, run, (error) =>
-    log.warn({ error }, 'telemetry maintenance failed'),
+  const stopMaintaining = everyPeriodOnce(
+    db,
+    'telemetry maintenance',
+    MAINTENANCE_PERIOD_MS,
+    run,
+    (error) => log.warn({ error }, 'telemetry maintenance failed'),
+    MAINTENANCE_FIRST_AFTER_MS,
   );
   return {
     run,
