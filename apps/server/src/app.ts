@@ -59,7 +59,7 @@ import { triggerManagerService } from './services/triggermanager/routes.ts';
 import { legacyVpnService } from './services/vpn/legacy/routes.ts';
 import { vpn2Service } from './services/vpn/routes.ts';
 import { registerLiveSessions } from './services/vpn/sessions/live.ts';
-import { startTelemetryMaintenance } from './telemetry/maintenance.ts';
+import { startTelemetryStorage } from './telemetry/maintenance.ts';
 import { testFixtureRoutes } from './testing/fixtures-route.ts';
 import { sessionHostsServeOnlyRemote } from './tunnel/browser-access.ts';
 import { InternalAuth } from './tunnel/forwarding.ts';
@@ -198,13 +198,7 @@ export async function buildApp({
     database.kind === 'postgres' || config.mqttUrl
       ? await instanceIdOf(config.instanceId, config.dataDir)
       : undefined;
-  // Device values age in real time: the test clock (licence terms) must not compact or remove them.
-  const telemetryMaintenance = await startTelemetryMaintenance(
-    database,
-    config.telemetryRetention,
-    () => new Date(),
-    app.log,
-  );
+  const stopTelemetryStorage = await startTelemetryStorage(database.db, app.log);
   const ingest = await createIngest(database.db, app.log, config.mqttUrl, {
     maxPacketBytes: config.mqttMaxPacketBytes,
     dynsec: config.mqttDynsec,
@@ -336,7 +330,7 @@ export async function buildApp({
 
   app.addHook('onClose', async () => {
     shuttingDown = true;
-    telemetryMaintenance.stop();
+    stopTelemetryStorage();
     await ingest.close();
     await partitions?.stop();
     await triggers.close();

@@ -16,6 +16,7 @@ import { sweepRateLimitCounters } from './http/rate-limit-store.ts';
 import { sweepLoginFailures } from './identity/accounts.ts';
 import { sweepExpiredPayloads } from './identity/adapter.ts';
 import { deviceBrokerUrl } from './ingest/external-broker.ts';
+import { startTelemetryMaintenance } from './telemetry/maintenance.ts';
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 const SHUTDOWN_GRACE_MS = 25_000;
@@ -47,6 +48,8 @@ async function main() {
     (error) => app.log.warn({ error }, 'sweeping expired sessions failed'),
   );
 
+  const stopTelemetryMaintenance = startTelemetryMaintenance(database, config.telemetryRetention, app.log);
+
   let stopDemoDevices = async () => {};
   let stopDemoPlant = async () => {};
   let stopping = false;
@@ -56,6 +59,7 @@ async function main() {
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     app.markShuttingDown();
     stopSweeping();
+    stopTelemetryMaintenance();
     await stopDemoDevices();
     await stopDemoPlant();
     // Keep-alive connections become idle as their last response ends; close them then, not at their time-out.
