@@ -50,6 +50,12 @@ biome format --write bench/RESULTS.md >/dev/null 2>&1
 timeout --signal=TERM --kill-after=15 600 node bench/data-explore.bench.ts
 biome format --write bench/RESULTS.md >/dev/null 2>&1
 
+# Telemetry at scale (issue 34): a year of one device at 1 Hz, a day of 1,000 devices, ingest, bytes per value; on
+# PGlite, then on PostgreSQL (generating and compacting the year takes most of the time).
+timeout --signal=TERM --kill-after=15 10800 node bench/telemetry.bench.ts
+scripts/with-postgres.sh bash -c 'timeout --signal=TERM --kill-after=15 10800 node bench/telemetry.bench.ts --database-url "$TEST_DATABASE_URL"'
+biome format --write bench/RESULTS.md >/dev/null 2>&1
+
 # Devices table: 100,000 devices on PGlite, page load, search, filters, sorting, map positions (target p95 < 100 ms).
 timeout --signal=TERM --kill-after=15 600 node bench/devices-table.bench.ts
 biome format --write bench/RESULTS.md >/dev/null 2>&1

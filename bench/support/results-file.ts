@@ -21,6 +21,8 @@ export const SECTIONS = [
   'cluster-soak',
   'devices-table',
   'data-explore',
+  'telemetry',
+  'telemetry-postgres',
   'remote-access',
   'dashboards',
   'web',

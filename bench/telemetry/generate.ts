@@ -1,0 +1,172 @@
+/**
+ * Generated device values for the telemetry benchmark, written by SQL (`insert … select … from generate_series`) a
+ * day at a time, and their rollups: by the server's rollup job (`foldRollups`, a day's minutes queued as the ingest
+ * statement queues them) or by `rebuildRollups` over the device's whole history. Also the compaction of old days
+ * (apps/server/src/telemetry/compaction.ts), when that module exists.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../apps/server/src/db/index.ts';
+import type { ModelPath } from '../../apps/server/src/db/schema.ts';
+import { DAY_MS, ensurePartitionsBetween } from '../../apps/server/src/telemetry/partitions.ts';
+import { foldRollups, rebuildRollups } from '../../apps/server/src/telemetry/rollups.ts';
+
+/** The three paths of every generated device: a number, an integer and a boolean. */
+export const PATHS: ModelPath[] = [
+  { path: '/motor/speed', type: 'number', unit: 'rpm' },
+  { path: '/motor/count', type: 'integer' },
+  { path: '/motor/running', type: 'boolean' },
+];
+export const NUMBER_PATH = '/motor/speed';
+
+export type RollupMode = 'fold' | 'rebuild';
+
+/**
+ * The values of message `n` (the device's running message number) of device `k` (its ordinal, so devices differ):
+ * a number with two decimals that drifts slowly, a counter and a state that flips every 600 messages.
+ */
+function valuesOf(n: SQL, k: SQL): SQL {
+  return sql`jsonb_build_object(
+    '/motor/speed', round((50 + 40 * sin((${n} + ${k} * 7919) / 5000.0) + (${n} % 7))::numeric, 2),
+    '/motor/count', (${n} / 10) % 100000,
+    '/motor/running', ((${n} + ${k}) / 600) % 2 = 0)`;
+}
+
+/** A uuid[] literal (drizzle would spread a JavaScript array into one parameter per element). */
+function uuidArray(ids: readonly string[]): SQL {
+  return sql`${`{${ids.join(',')}}`}::uuid[]`;
+}
+
+/**
+ * One UTC day of values of `deviceIds`, one message every `intervalMs` from `dayMs`, into `table` (telemetry, whose
+ * partition must exist, or a flat table of the same columns). `firstMessage` numbers the day's first message.
+ */
+export async function insertDay(
+  db: Db,
+  table: string,
+  deviceIds: readonly string[],
+  dayMs: number,
+  intervalMs: number,
+  firstMessage: number,
+): Promise<number> {
+  const perDay = messagesPerDay(intervalMs);
+  const n = sql`(${firstMessage}::int + g)`;
+  await db.execute(sql`
+    insert into ${sql.identifier(table)} (device_id, ts, values)
+    select d.id, to_timestamp((${dayMs}::float8 + g::float8 * ${intervalMs}::float8) / 1000.0),
+      ${valuesOf(n, sql`d.k`)}
+    from unnest(${uuidArray(deviceIds)}) with ordinality as d(id, k)
+    cross join generate_series(0, ${perDay - 1}::int) as g`);
+  return perDay * deviceIds.length;
+}
+
+export function messagesPerDay(intervalMs: number): number {
+  const perDay = DAY_MS / intervalMs;
+  if (!Number.isInteger(perDay)) throw new Error(`a day is no whole number of ${intervalMs} ms intervals`);
+  return perDay;
+}
+
+/**
+ * The rollups of one day of `deviceIds` by the server's rollup job: the day's (device, minute) pairs queued as the
+ * ingest statement queues a batch's, then `foldRollups` at a time when the day is over.
+ */
+export async function foldDay(db: Db, deviceIds: readonly string[], dayMs: number): Promise<void> {
+  const first = dayMs / 60_000;
+  await db.execute(sql`
+    insert into telemetry_rollup_queue (devices, minutes, newest_minute)
+    select array_agg(d.id order by d.id, m), array_agg(m order by d.id, m), max(m)
+    from unnest(${uuidArray(deviceIds)}) as d(id)
+    cross join generate_series(${first}::int, ${first + 1439}::int) as m`);
+  await foldRollups(db, dayMs + DAY_MS + 60_000);
+}
+
+/** A table of the layout before partitioning: one unpartitioned table, one btree index on (device_id, ts). */
+export async function createFlatTable(db: Db, name: string): Promise<void> {
+  await db.execute(sql`create table ${sql.identifier(name)} (
+    device_id uuid not null, ts timestamp (6) with time zone not null, values jsonb not null)`);
+  await db.execute(
+    sql`create index ${sql.identifier(`${name}_device_ts_idx`)} on ${sql.identifier(name)} using btree (device_id, ts)`,
+  );
+}
+
+export type Timings = { insertS: number; rollupS: number; messages: number };
+
+/**
+ * `days` days of values of `deviceIds` from `firstDayMs`, a day (and at most `chunkDevices` devices) per statement,
+ * with their rollups (`mode`). Logs progress about every 10 s.
+ */
+export async function generate(
+  db: Db,
+  options: {
+    deviceIds: readonly string[];
+    firstDayMs: number;
+    days: number;
+    intervalMs: number;
+    chunkDevices: number;
+    mode: RollupMode;
+    what: string;
+    log: (message: string) => void;
+  },
+): Promise<Timings> {
+  const { deviceIds, firstDayMs, days, intervalMs, chunkDevices, mode, what, log } = options;
+  const perDay = messagesPerDay(intervalMs);
+  const total = perDay * days * deviceIds.length;
+  await ensurePartitionsBetween(db, firstDayMs, firstDayMs + days * DAY_MS - 1);
+  const timings: Timings = { insertS: 0, rollupS: 0, messages: 0 };
+  const started = performance.now();
+  let logged = started;
+  for (let day = 0; day < days; day++) {
+    const dayMs = firstDayMs + day * DAY_MS;
+    for (let from = 0; from < deviceIds.length; from += chunkDevices) {
+      const chunk = deviceIds.slice(from, from + chunkDevices);
+      let at = performance.now();
+      timings.messages += await insertDay(db, 'telemetry', chunk, dayMs, intervalMs, day * perDay);
+      timings.insertS += (performance.now() - at) / 1000;
+      if (mode === 'fold') {
+        at = performance.now();
+        await foldDay(db, chunk, dayMs);
+        timings.rollupS += (performance.now() - at) / 1000;
+      }
+      if (performance.now() - logged > 10_000 || timings.messages === total) {
+        logged = performance.now();
+        log(
+          `${what}: ${timings.messages.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} messages ` +
+            `(day ${day + 1} of ${days}), ${Math.round((logged - started) / 1000)} s ` +
+            `(insert ${Math.round(timings.insertS)} s, rollups ${Math.round(timings.rollupS)} s)`,
+        );
+      }
+    }
+  }
+  if (mode === 'rebuild') {
+    const at = performance.now();
+    for (const [index, deviceId] of deviceIds.entries()) {
+      await rebuildRollups(db, deviceId);
+      if (performance.now() - logged > 10_000) {
+        logged = performance.now();
+        log(`${what}: rebuildRollups, ${index + 1} of ${deviceIds.length} devices`);
+      }
+    }
+    timings.rollupS += (performance.now() - at) / 1000;
+    log(`${what}: rebuildRollups took ${Math.round(timings.rollupS)} s`);
+  }
+  return timings;
+}
+
+export type Compact = (db: Db, nowMs: number) => Promise<unknown>;
+
+export const COMPACTION_MODULE = path.resolve(
+  import.meta.dirname,
+  '../../apps/server/src/telemetry/compaction.ts',
+);
+
+/** `compactTelemetry` of apps/server/src/telemetry/compaction.ts, or undefined while that module does not exist. */
+export async function loadCompaction(): Promise<Compact | undefined> {
+  if (!existsSync(COMPACTION_MODULE)) return undefined;
+  // A computed specifier: the type check passes whether or not the module is there yet.
+  const module = (await import(pathToFileURL(COMPACTION_MODULE).href)) as { compactTelemetry?: unknown };
+  if (typeof module.compactTelemetry !== 'function')
+    throw new Error(`${COMPACTION_MODULE} exists but exports no function compactTelemetry`);
+  return module.compactTelemetry as Compact;
+}
