@@ -198,7 +198,7 @@ export async function buildApp({
     database.kind === 'postgres' || config.mqttUrl
       ? await instanceIdOf(config.instanceId, config.dataDir)
       : undefined;
-  const stopTelemetryStorage = await startTelemetryStorage(database.db, app.log);
+  const stopTelemetryStorage = await startTelemetryStorage(database, app.log);
   const ingest = await createIngest(database.db, app.log, config.mqttUrl, {
     maxPacketBytes: config.mqttMaxPacketBytes,
     dynsec: config.mqttDynsec,

@@ -1,7 +1,8 @@
+import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { everyPeriodOnce } from '../cluster/periodic.ts';
 import type { TelemetryRetention } from '../config.ts';
-import type { Database, Db } from '../db/index.ts';
+import type { Database } from '../db/index.ts';
 import { compactTelemetry } from './compaction.ts';
 import { ensurePartitionsAhead } from './partitions.ts';
 import { applyRetention } from './retention.ts';
@@ -16,9 +17,15 @@ export const ROLLUP_PERIOD_MS = 15_000;
 
 /**
  * What every server needs to store values: today's and the coming days' partitions now, and the rollups of the
- * minutes that are over every ROLLUP_PERIOD_MS (on one instance of the cluster). Answers the function that stops it.
+ * minutes that are over every ROLLUP_PERIOD_MS (on one instance of the cluster). PGlite runs without autovacuum, so
+ * there the job vacuums the queue it empties (at full ingest it churns megabytes a second). Answers the function
+ * that stops it.
  */
-export async function startTelemetryStorage(db: Db, log: FastifyBaseLogger): Promise<() => void> {
+export async function startTelemetryStorage(
+  database: Pick<Database, 'db' | 'kind'>,
+  log: FastifyBaseLogger,
+): Promise<() => void> {
+  const { db } = database;
   await ensurePartitionsAhead(db, Date.now());
   return everyPeriodOnce(
     db,
@@ -26,6 +33,7 @@ export async function startTelemetryStorage(db: Db, log: FastifyBaseLogger): Pro
     ROLLUP_PERIOD_MS,
     async () => {
       await foldRollups(db, Date.now());
+      if (database.kind === 'pglite') await db.execute(sql`vacuum telemetry_rollup_queue`);
     },
     (error) => log.warn({ error }, 'folding telemetry rollups failed'),
   );
@@ -38,7 +46,7 @@ export async function startTelemetryStorage(db: Db, log: FastifyBaseLogger): Pro
  * function that stops it.
  */
 export function startTelemetryMaintenance(
-  database: Pick<Database, 'db' | 'exclusive'>,
+  database: Pick<Database, 'db' | 'exclusive' | 'kind'>,
   retention: TelemetryRetention,
   log: FastifyBaseLogger,
 ): () => void {
@@ -48,6 +56,8 @@ export function startTelemetryMaintenance(
     await ensurePartitionsAhead(db, Date.now());
     const compacted = await compactTelemetry(db, Date.now());
     const removed = await applyRetention(db, Date.now(), retention);
+    // Without autovacuum (PGlite) the tables rewritten all day are vacuumed here.
+    if (database.kind === 'pglite') await db.execute(sql`vacuum telemetry_rollups, latest_values`);
     log.info({ compacted, removed }, 'telemetry maintenance done');
   };
   return everyPeriodOnce(
