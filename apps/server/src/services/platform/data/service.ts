@@ -144,7 +144,7 @@ async function seriesOf(
     if (total > maxPoints)
       return { ...base, points: pointsOfBuckets(merged), decimated: true, total, resolution: rollup };
   }
-  const extent = await store.timeExtent(db, device.id, model.path, range);
+  const extent = await store.timeExtent(db, device.id, model.path, model.type, range);
   if (!extent) return empty;
   // One pass reduces to buckets and counts; when everything fits, the stored values themselves are answered.
   const reduced = await store.bucketedPoints(db, device.id, model.path, model.type, range, extent, buckets);
