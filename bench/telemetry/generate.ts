@@ -1,7 +1,7 @@
 /**
  * Generated device values for the telemetry benchmark, written by SQL (`insert … select … from generate_series`) a
- * day at a time, and their rollups: by the server's rollup job (`foldRollups`, a day's minutes queued as the ingest
- * statement queues them) or by `rebuildRollups` over the device's whole history. Also the compaction of old days
+ * day at a time, and their rollups: `rebuildRollups` of each day as it is written, or over the device's whole
+ * history. Also the compaction of old days
  * (apps/server/src/telemetry/compaction.ts), when that module exists.
  */
 import { existsSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../apps/server/src/db/index.ts';
 import type { ModelPath } from '../../apps/server/src/db/schema.ts';
 import { DAY_MS, ensurePartitionsBetween } from '../../apps/server/src/telemetry/partitions.ts';
-import { foldRollups, rebuildRollups } from '../../apps/server/src/telemetry/rollups.ts';
+import { rebuildRollups } from '../../apps/server/src/telemetry/rollups.ts';
 
 /** The three paths of every generated device: a number, an integer and a boolean. */
 export const PATHS: ModelPath[] = [
@@ -68,18 +68,10 @@ export function messagesPerDay(intervalMs: number): number {
   return perDay;
 }
 
-/**
- * The rollups of one day of `deviceIds` by the server's rollup job: the day's (device, minute) pairs queued as the
- * ingest statement queues a batch's, then `foldRollups` at a time when the day is over.
- */
+/** The rollups of one day of `deviceIds`, computed from the generated values (`rebuildRollups` of the day). */
 export async function foldDay(db: Db, deviceIds: readonly string[], dayMs: number): Promise<void> {
-  const first = dayMs / 60_000;
-  await db.execute(sql`
-    insert into telemetry_rollup_queue (devices, minutes, newest_minute)
-    select array_agg(d.id order by d.id, m), array_agg(m order by d.id, m), max(m)
-    from unnest(${uuidArray(deviceIds)}) as d(id)
-    cross join generate_series(${first}::int, ${first + 1439}::int) as m`);
-  await foldRollups(db, dayMs + DAY_MS + 60_000);
+  for (const deviceId of deviceIds)
+    await rebuildRollups(db, deviceId, { fromMs: dayMs, toMs: dayMs + DAY_MS });
 }
 
 /** A table of the layout before partitioning: one unpartitioned table, one btree index on (device_id, ts). */

@@ -795,15 +795,19 @@ export const telemetryRollups = pgTable(
 );
 
 /**
- * What the rollups still have to take in: each stored batch writes one row, listing the (device, minute) pairs it
- * added values to (epoch minutes), in the statement that stores the values. The rollup job takes the rows whose
- * minutes are all over and recomputes those minutes (telemetry/rollups.ts).
+ * The numeric values (booleans 0 and 1) the rollups still have to take in: each stored batch writes one row, in the
+ * statement that stores the values, as arrays: value i is `numbers[i]` of path `paths[path_of[i]]` of device
+ * `devices[device_of[i]]` at `times[i]` (epoch ms; 1-based indexes). The rollup job folds and deletes the rows in one
+ * statement (telemetry/rollups.ts).
  */
 export const telemetryRollupQueue = pgTable('telemetry_rollup_queue', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
   devices: uuid('devices').array().notNull(),
-  minutes: integer('minutes').array().notNull(),
-  newestMinute: integer('newest_minute').notNull(),
+  paths: text('paths').array().notNull(),
+  deviceOf: integer('device_of').array().notNull(),
+  pathOf: integer('path_of').array().notNull(),
+  times: doublePrecision('times').array().notNull(),
+  numbers: doublePrecision('numbers').array().notNull(),
 });
 
 /** The latest value of every path of every device (kept hot in memory by ingest, written through here). */

@@ -32,7 +32,7 @@ export async function startTelemetryStorage(
     'telemetry rollups',
     ROLLUP_PERIOD_MS,
     async () => {
-      await foldRollups(db, Date.now());
+      await foldRollups(db);
       if (database.kind === 'pglite') await db.execute(sql`vacuum telemetry_rollup_queue`);
     },
     (error) => log.warn({ error }, 'folding telemetry rollups failed'),
