@@ -2,7 +2,7 @@
  * Bytes per stored value, before and after (issue 34), in a database of their own so that nothing else is counted:
  * one UTC day of one device with the three paths at 1 Hz (86,400 messages, 259,200 values).
  * Before: the layout before partitioning — one flat table and its (device_id, ts) index.
- * After: every table whose name starts with `telemetry` (day partitions or compacted blocks, rollups, rollup queue),
+ * After: every table whose name starts with `telemetry` (day partitions or compacted blocks, rollups, flush marks),
  * each with its indexes and TOAST, the day's rollups made by the rollup job and the day compacted when compaction
  * exists. Both after VACUUM (ANALYZE).
  */

@@ -2,7 +2,8 @@
  * Storage-path throughput, the layout before partitioning against today's, in the same database and run: rounds of
  * `batches` batches of 200 messages (one from each of 200 devices, 3 values each), written one batch after the other
  * (a) into a flat table (device_id, ts, values) with its one (device_id, ts) index by the statement the server used
- * before partitioning, and (b) by `insertTelemetry` (day partition + rollup queue) with `foldRollups` at the end of
+ * before partitioning, and (b) by `insertTelemetry` (day partition) with the rollups accumulated as the pipeline does
+ * and added to the database (`RollupAccumulator.flush`) as they pile up and at the end of
  * the round, so the rollup job's work counts. The rounds alternate a, b, b, a, … after one warm-up round of each;
  * both get the same messages (times of today, one second apart per device). JSON encoding is inside the timing, as in
  * the server.
@@ -11,18 +12,20 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../apps/server/src/db/index.ts';
 import { insertTelemetry, type TelemetryRow } from '../../apps/server/src/ingest/store.ts';
 import { ensurePartitionsBetween } from '../../apps/server/src/telemetry/partitions.ts';
-import { foldRollups } from '../../apps/server/src/telemetry/rollups.ts';
+import { RollupAccumulator } from '../../apps/server/src/telemetry/rollup-accumulator.ts';
 import { createFlatTable } from './generate.ts';
 
 export const INGEST_DEVICES = 200;
 const FLAT_TABLE = 'bench_flat_ingest';
+/** The pipeline adds its rollups every second: at 20k messages/s from 200 devices, about this many partials. */
+const FLUSH_EVERY_PARTIALS = 2_400;
 
 export type IngestResult = {
   messagesPerRound: number;
   /** Messages per second of each measured round. */
   flat: number[];
   partitioned: number[];
-  /** Of the partitioned rounds: the share of their time spent in foldRollups. */
+  /** Of the partitioned rounds: the share of their time spent in the last flush of the rollups. */
   foldShare: number[];
 };
 
@@ -79,9 +82,15 @@ export async function measureIngest(
       };
       const partitioned = async () => {
         const started = performance.now();
-        for (const rows of list) await insertTelemetry(db, rows);
+        const rollups = new RollupAccumulator();
+        // What the ingest pipeline does: store a batch, accumulate its rollups, add them with the hot state.
+        for (const rows of list) {
+          await insertTelemetry(db, rows);
+          for (const row of rows) rollups.add(row.deviceId, row.ts, row.values);
+          if (rollups.size > FLUSH_EVERY_PARTIALS) await rollups.flush(db, 'bench');
+        }
         const folding = performance.now();
-        await foldRollups(db);
+        await rollups.flush(db, 'bench');
         const ended = performance.now();
         return { seconds: (ended - started) / 1000, foldShare: (ended - folding) / (ended - started) };
       };

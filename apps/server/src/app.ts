@@ -198,7 +198,7 @@ export async function buildApp({
     database.kind === 'postgres' || config.mqttUrl
       ? await instanceIdOf(config.instanceId, config.dataDir)
       : undefined;
-  const stopTelemetryStorage = await startTelemetryStorage(database, app.log);
+  await startTelemetryStorage(database.db);
   const ingest = await createIngest(database.db, app.log, config.mqttUrl, {
     maxPacketBytes: config.mqttMaxPacketBytes,
     dynsec: config.mqttDynsec,
@@ -330,7 +330,6 @@ export async function buildApp({
 
   app.addHook('onClose', async () => {
     shuttingDown = true;
-    stopTelemetryStorage();
     await ingest.close();
     await partitions?.stop();
     await triggers.close();

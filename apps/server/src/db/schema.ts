@@ -795,19 +795,13 @@ export const telemetryRollups = pgTable(
 );
 
 /**
- * The numeric values (booleans 0 and 1) the rollups still have to take in: each stored batch writes one row, in the
- * statement that stores the values, as arrays: value i is `numbers[i]` of path `paths[path_of[i]]` of device
- * `devices[device_of[i]]` at `times[i]` (epoch ms; 1-based indexes). The rollup job folds and deletes the rows in one
- * statement (telemetry/rollups.ts).
+ * When each instance last added its accumulated rollups (telemetry/rollup-accumulator.ts), and whether it stopped
+ * cleanly after: a start that finds `clean` false computes the minutes around `flushed_at` again from the values.
  */
-export const telemetryRollupQueue = pgTable('telemetry_rollup_queue', {
-  id: bigserial('id', { mode: 'number' }).primaryKey(),
-  devices: uuid('devices').array().notNull(),
-  paths: text('paths').array().notNull(),
-  deviceOf: integer('device_of').array().notNull(),
-  pathOf: integer('path_of').array().notNull(),
-  times: doublePrecision('times').array().notNull(),
-  numbers: doublePrecision('numbers').array().notNull(),
+export const telemetryRollupFlushes = pgTable('telemetry_rollup_flushes', {
+  instance: text('instance').primaryKey(),
+  flushedAt: timestamp('flushed_at', { withTimezone: true }).notNull(),
+  clean: boolean('clean').notNull(),
 });
 
 /** The latest value of every path of every device (kept hot in memory by ingest, written through here). */

@@ -4,6 +4,7 @@ import type { Aedes } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
 import mqttPacket from 'mqtt-packet';
 import type { Db, Exclusive } from '../db/index.ts';
+import { markStoppedCleanly, repairAfterCrash } from '../telemetry/rollup-accumulator.ts';
 import { createBroker } from './broker.ts';
 import { ConnectionTracker } from './connections.ts';
 import { DeviceEvents } from './events.ts';
@@ -16,6 +17,8 @@ import { setpointTopic } from './topics.ts';
 
 /** Latest values are written through, counters and tags added, this often. */
 const HOT_FLUSH_MS = 1_000;
+/** The name of the one instance of an installation without a cluster (embedded broker, no INSTANCE_ID). */
+const EMBEDDED_INSTANCE = 'embedded';
 
 export type Setpoint = { id: string; tag: string; path: string; value: DataValue };
 export type LatestValue = { path: string; value: DataValue; ts: number };
@@ -71,7 +74,12 @@ export async function createIngest(
   // allocation per packet.
   mqttPacket.writeToStream.cacheNumbers = false;
   const events = new DeviceEvents();
-  const pipeline = new IngestPipeline(db, events, log);
+  // What a crash of this instance's last run kept from the rollups is computed again before anything is stored.
+  const instance = instanceId ?? EMBEDDED_INSTANCE;
+  const repaired = await repairAfterCrash(db, instance);
+  if (repaired)
+    log.warn(repaired, 'the last run stopped without flushing: rollups computed again around its end');
+  const pipeline = new IngestPipeline(db, events, log, instance);
   const connections = new ConnectionTracker(db, events, log);
   let broker: Aedes | undefined;
   let external: ExternalBroker | undefined;
@@ -156,7 +164,14 @@ export async function createIngest(
       await new Promise<void>((resolve) => (tcp ? tcp.close(() => resolve()) : resolve()));
       await external?.close();
       await new Promise<void>((resolve) => (broker ? broker.close(() => resolve()) : resolve()));
-      await pipeline.flush().catch((error: unknown) => log.warn({ error }, 'final flush failed'));
+      const flushed = await pipeline.flush().then(
+        () => true,
+        (error: unknown) => {
+          log.warn({ error }, 'final flush failed');
+          return false;
+        },
+      );
+      if (flushed) await markStoppedCleanly(db, instance);
       await connections.settled();
     },
   };

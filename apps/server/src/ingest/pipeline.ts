@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/index.ts';
 import { DataPointMeter } from '../services/limits/data-point-meter.ts';
 import { type PresetBinding, presetBindingOf } from '../services/mappings/binding.ts';
+import { RollupAccumulator } from '../telemetry/rollup-accumulator.ts';
 import { BatchWriter } from './batch-writer.ts';
 import type { DeviceEvents } from './events.ts';
 import { HotState } from './hot-state.ts';
@@ -26,6 +27,8 @@ export class IngestPipeline {
   /** The organizations' data points per day (limits): counted in memory, written with the hot state. */
   readonly meter: DataPointMeter;
   private readonly writer: BatchWriter<store.TelemetryRow>;
+  /** The minute and hour rollups of what was stored, added to the database with the hot state. */
+  private readonly rollups = new RollupAccumulator();
   private readonly routing = new ShortCache<Routing>();
   /** Preset bindings (with compiled formulas) are shared by all devices of a preset. */
   private readonly bindings = new ShortCache<PresetBinding>();
@@ -34,11 +37,14 @@ export class IngestPipeline {
   private readonly db: Db;
   private readonly events: DeviceEvents;
   private readonly log: FastifyBaseLogger;
+  /** This instance's name in telemetry_rollup_flushes. */
+  private readonly instance: string;
 
-  constructor(db: Db, events: DeviceEvents, log: FastifyBaseLogger) {
+  constructor(db: Db, events: DeviceEvents, log: FastifyBaseLogger, instance: string) {
     this.db = db;
     this.events = events;
     this.log = log;
+    this.instance = instance;
     this.meter = new DataPointMeter(db, log);
     this.writer = new BatchWriter((rows) => store.insertTelemetry(db, rows));
   }
@@ -62,6 +68,7 @@ export class IngestPipeline {
       return;
     }
     await this.writer.add({ deviceId, ts: message.ts, values: message.values });
+    this.rollups.add(deviceId, message.ts, message.values);
     this.hot.count(deviceId, 'accepted');
     this.hot.recordValues(deviceId, message.ts, message.values);
     this.events.emit('values', {
@@ -84,19 +91,27 @@ export class IngestPipeline {
     this.bindings.clear();
   }
 
-  /** Writes everything waiting: telemetry batches, the hot state and all counted data points to the journal. */
+  /**
+   * Writes everything waiting: telemetry batches, the rollups, the hot state and all counted data points to the
+   * journal.
+   */
   flush(): Promise<void> {
     return this.oneAtATime(async () => {
       await this.writer.flush();
+      await this.rollups.flush(this.db, this.instance);
       await this.hot.flush(this.db);
       await this.meter.flush();
     });
   }
 
-  /** The periodic write: the hot state and the day totals; the journal only gets what waited a minute. */
+  /** The periodic write: the rollups, the hot state and the day totals; the journal only gets what waited a minute. */
   flushHot(): Promise<void> {
     return this.oneAtATime(async () => {
-      await Promise.all([this.hot.flush(this.db), this.meter.flush({ journalAll: false })]);
+      await Promise.all([
+        this.rollups.flush(this.db, this.instance),
+        this.hot.flush(this.db),
+        this.meter.flush({ journalAll: false }),
+      ]);
     });
   }
 

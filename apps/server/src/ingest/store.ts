@@ -20,71 +20,18 @@ export type ReportedTag = { deviceId: string; name: string; type: string; at: nu
 /**
  * One statement per batch whatever its size: the rows travel as one JSON parameter that PostgreSQL expands, which
  * measured twice as fast as a multi-row VALUES list on PGlite (51k against 25k rows/s) and keeps the statement cached.
- * The same statement queues the batch's numeric values for the rollup job (telemetry/rollups.ts) as one row of
- * arrays, read here from the decoded values: folding them into their rollups inside this statement measured six
- * times slower on PGlite, and extracting them again from the stored jsonb later twice the cost of storing them. A row
- * of a day without its partition yet makes the partition (withPartitions).
+ * A row of a day without its partition yet makes the partition (withPartitions).
  */
 export async function insertTelemetry(db: Db, rows: readonly TelemetryRow[]): Promise<void> {
   const json = JSON.stringify(rows.map((row) => ({ d: row.deviceId, t: row.ts, v: row.values })));
-  const queued = numericValuesOf(rows);
-  const stored = sql`insert into telemetry (device_id, ts, values)
-    select x.d, to_timestamp(x.t / 1000.0), x.v from jsonb_to_recordset(${json}::jsonb) as x(d uuid, t float8, v jsonb)`;
-  const statement = queued
-    ? sql`with stored as (${stored})
-      insert into telemetry_rollup_queue (devices, paths, device_of, path_of, times, numbers)
-      values (${queued.devices}::uuid[], ${queued.paths}::text[], ${queued.deviceOf}::int[], ${queued.pathOf}::int[],
-        ${queued.times}::float8[], ${queued.numbers}::float8[])`
-    : stored;
   await withPartitions(
     db,
     rows.map((row) => row.ts),
-    () => db.execute(statement),
+    () =>
+      db.execute(sql`
+    insert into telemetry (device_id, ts, values)
+    select x.d, to_timestamp(x.t / 1000.0), x.v from jsonb_to_recordset(${json}::jsonb) as x(d uuid, t float8, v jsonb)`),
   );
-}
-
-type QueuedValues = Record<'devices' | 'paths' | 'deviceOf' | 'pathOf' | 'times' | 'numbers', string>;
-
-/**
- * The batch's numbers and booleans (0/1) as PostgreSQL array literals (value i: device `deviceOf[i]`, path
- * `pathOf[i]`, 1-based), or undefined when it has none. Literals parse faster than anything that goes through jsonb.
- */
-export function numericValuesOf(rows: readonly TelemetryRow[]): QueuedValues | undefined {
-  const devices = new Map<string, number>();
-  const paths = new Map<string, number>();
-  const deviceOf: number[] = [];
-  const pathOf: number[] = [];
-  const times: number[] = [];
-  const numbers: number[] = [];
-  const indexIn = (map: Map<string, number>, key: string) => {
-    let index = map.get(key);
-    if (index === undefined) {
-      index = map.size + 1;
-      map.set(key, index);
-    }
-    return index;
-  };
-  for (const row of rows) {
-    for (const [path, value] of Object.entries(row.values)) {
-      if (typeof value === 'string' || (typeof value === 'number' && !Number.isFinite(value))) continue;
-      deviceOf.push(indexIn(devices, row.deviceId));
-      pathOf.push(indexIn(paths, path));
-      times.push(row.ts);
-      numbers.push(typeof value === 'boolean' ? Number(value) : value);
-    }
-  }
-  if (numbers.length === 0) return undefined;
-  const literal = (items: Iterable<string | number>) => `{${[...items].join(',')}}`;
-  return {
-    devices: literal(devices.keys()),
-    paths: literal(
-      [...paths.keys()].map((path) => `"${path.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`),
-    ),
-    deviceOf: literal(deviceOf),
-    pathOf: literal(pathOf),
-    times: literal(times),
-    numbers: literal(numbers),
-  };
 }
 
 /** Upserts latest values; an older value never replaces a newer one (devices may send late). */

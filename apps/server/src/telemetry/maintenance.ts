@@ -2,41 +2,19 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { everyPeriodOnce } from '../cluster/periodic.ts';
 import type { TelemetryRetention } from '../config.ts';
-import type { Database } from '../db/index.ts';
+import type { Database, Db } from '../db/index.ts';
 import { compactTelemetry } from './compaction.ts';
 import { ensurePartitionsAhead } from './partitions.ts';
 import { applyRetention } from './retention.ts';
-import { foldRollups } from './rollups.ts';
 
 /** How often one instance of the cluster makes the coming days' partitions, compacts and applies retention. */
 export const MAINTENANCE_PERIOD_MS = 60 * 60 * 1000;
 /** The first maintenance comes this soon after start, so frequent restarts never put compaction off. */
 export const MAINTENANCE_FIRST_AFTER_MS = 2 * 60 * 1000;
-/** How often the rollups take in the minutes that are over: they are at most this much behind a minute's end. */
-export const ROLLUP_PERIOD_MS = 15_000;
 
-/**
- * What every server needs to store values: today's and the coming days' partitions now, and the rollups of the
- * minutes that are over every ROLLUP_PERIOD_MS (on one instance of the cluster). PGlite runs without autovacuum, so
- * there the job vacuums the queue it empties (at full ingest it churns megabytes a second). Answers the function
- * that stops it.
- */
-export async function startTelemetryStorage(
-  database: Pick<Database, 'db' | 'kind'>,
-  log: FastifyBaseLogger,
-): Promise<() => void> {
-  const { db } = database;
+/** What every server needs to store values: today's and the coming days' partitions, made now. */
+export async function startTelemetryStorage(db: Db): Promise<void> {
   await ensurePartitionsAhead(db, Date.now());
-  return everyPeriodOnce(
-    db,
-    'telemetry rollups',
-    ROLLUP_PERIOD_MS,
-    async () => {
-      await foldRollups(db);
-      if (database.kind === 'pglite') await db.execute(sql`vacuum telemetry_rollup_queue`);
-    },
-    (error) => log.warn({ error }, 'folding telemetry rollups failed'),
-  );
 }
 
 /**
@@ -57,7 +35,8 @@ export function startTelemetryMaintenance(
     const compacted = await compactTelemetry(db, Date.now());
     const removed = await applyRetention(db, Date.now(), retention);
     // Without autovacuum (PGlite) the tables rewritten all day are vacuumed here.
-    if (database.kind === 'pglite') await db.execute(sql`vacuum telemetry_rollups, latest_values`);
+    if (database.kind === 'pglite')
+      await db.execute(sql`vacuum telemetry_rollups, latest_values, telemetry_rollup_flushes`);
     log.info({ compacted, removed }, 'telemetry maintenance done');
   };
   return everyPeriodOnce(

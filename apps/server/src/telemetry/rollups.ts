@@ -5,63 +5,44 @@ import type { Db } from '../db/index.ts';
 export const ROLLUP_WIDTHS = { minute: 60, hour: 3600 } as const;
 export type RollupWidth = keyof typeof ROLLUP_WIDTHS;
 
-/** Queue rows one statement of the rollup job takes. */
-const TAKE_ROWS = 500;
-
 /** A numeric value `v.value` (telemetry_device_values): numbers as they are, booleans 0 and 1. */
 const NUMERIC = sql.raw(
   `case jsonb_typeof(v.value) when 'number' then v.value::float8 else (v.value = 'true'::jsonb)::int end`,
 );
 const IS_NUMERIC = sql.raw(`jsonb_typeof(v.value) in ('number', 'boolean')`);
 
-/**
- * The rollup job: folds the queued values into their minute and hour rollups and deletes the queue rows, in one
- * statement, so every value is counted exactly once whatever fails; late and out-of-order values simply add to the
- * rollups they fall into. Instances take turns on an advisory lock. Answers how many values were folded.
- */
-export async function foldRollups(db: Db): Promise<number> {
-  let folded = 0;
-  for (;;) {
-    const taken = await db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext('telemetry rollups'))`);
-      return foldQueued(tx);
-    });
-    folded += taken.values;
-    if (taken.rows < TAKE_ROWS) return folded;
-  }
-}
+/** Replaces a rollup row with the one computed again. */
+const REPLACE = sql.raw(`on conflict (device_id, path, width_s, bucket) do update set
+  min = excluded.min, max = excluded.max, sum = excluded.sum, count = excluded.count,
+  last_ts = excluded.last_ts, last = excluded.last`);
 
-async function foldQueued(db: Db): Promise<{ rows: number; values: number }> {
-  const result = await db.execute(sql`
-    with taken as (
-      delete from telemetry_rollup_queue
-      where id in (select id from telemetry_rollup_queue order by id limit ${TAKE_ROWS})
-      returning devices, paths, device_of, path_of, times, numbers
-    ), queued as (
-      select taken.devices[x.d] as device_id, taken.paths[x.p] as path, x.t, x.v
-      from taken cross join lateral unnest(taken.device_of, taken.path_of, taken.times, taken.numbers) as x(d, p, t, v)
-    ), folded as (
-      select device_id, path, w.width_s, floor(t / 1000 / w.width_s) * w.width_s as bucket, min(v) as min,
-        max(v) as max, sum(v) as sum, count(*)::int as count, max(t) as last_t, (array_agg(v order by t desc))[1] as last
-      from queued cross join (values (${ROLLUP_WIDTHS.minute}::int), (${ROLLUP_WIDTHS.hour}::int)) as w(width_s)
-      group by 1, 2, 3, 4
-    ), written as (
-      insert into telemetry_rollups (device_id, path, width_s, bucket, min, max, sum, count, last_ts, last)
-      select device_id, path, width_s, to_timestamp(bucket), min, max, sum, count, to_timestamp(last_t / 1000.0), last
-      from folded order by device_id, path, width_s, bucket
-      on conflict (device_id, path, width_s, bucket) do update set
-        min = least(telemetry_rollups.min, excluded.min),
-        max = greatest(telemetry_rollups.max, excluded.max),
-        sum = telemetry_rollups.sum + excluded.sum,
-        count = telemetry_rollups.count + excluded.count,
-        last = case when excluded.last_ts >= telemetry_rollups.last_ts then excluded.last else telemetry_rollups.last end,
-        last_ts = greatest(telemetry_rollups.last_ts, excluded.last_ts)
-      returning 1
-    )
-    select (select count(*) from taken)::int as rows, (select count(*) from queued)::int as values,
-      (select count(*) from written)::int as written`);
-  const [row] = (result as unknown as { rows: { rows: number; values: number }[] }).rows;
-  return { rows: Number(row?.rows ?? 0), values: Number(row?.values ?? 0) };
+/**
+ * Computes the minutes of every device's stored rows between two times (whole minutes) again, replacing what the
+ * rollups hold for them, and then the hours they fall in from their minutes. For what a crashed instance had not
+ * added yet (`repairAfterCrash`).
+ */
+export async function rebuildRecentRollups(db: Db, fromMs: number, toMs: number): Promise<void> {
+  const from = sql`${new Date(Math.floor(fromMs / 60_000) * 60_000).toISOString()}::timestamptz`;
+  const to = sql`${new Date(Math.ceil(toMs / 60_000) * 60_000).toISOString()}::timestamptz`;
+  await db.execute(sql`
+    insert into telemetry_rollups (device_id, path, width_s, bucket, min, max, sum, count, last_ts, last)
+    select t.device_id, v.path, ${ROLLUP_WIDTHS.minute}::int, to_timestamp(floor(extract(epoch from v.ts) / 60) * 60),
+      min(${NUMERIC}), max(${NUMERIC}), sum(${NUMERIC}), count(*)::int, max(v.ts), (array_agg(${NUMERIC} order by v.ts desc))[1]
+    from telemetry t cross join lateral (select e.key as path, t.ts, e.value from jsonb_each(t.values) as e) as v
+    where t.ts >= ${from} and t.ts < ${to} and ${IS_NUMERIC}
+    group by 1, 2, 3, 4
+    ${REPLACE}`);
+  await db.execute(sql`
+    insert into telemetry_rollups (device_id, path, width_s, bucket, min, max, sum, count, last_ts, last)
+    select r.device_id, r.path, ${ROLLUP_WIDTHS.hour}::int, date_trunc('hour', r.bucket at time zone 'UTC') at time zone 'UTC',
+      min(r.min), max(r.max), sum(r.sum), sum(r.count)::int, max(r.last_ts), (array_agg(r.last order by r.last_ts desc))[1]
+    from telemetry_rollups r
+    where r.width_s = ${ROLLUP_WIDTHS.minute}
+      and r.bucket >= date_trunc('hour', ${from} at time zone 'UTC') at time zone 'UTC'
+      and r.bucket < date_trunc('hour', ${to} at time zone 'UTC') at time zone 'UTC' + interval '1 hour'
+      and exists (select 1 from telemetry t where t.device_id = r.device_id and t.ts >= ${from} and t.ts < ${to})
+    group by 1, 2, 3, 4
+    ${REPLACE}`);
 }
 
 /**

@@ -11,7 +11,8 @@ import { createDevice } from '../services/core/devices/provisioning.ts';
 import { compactTelemetry } from './compaction.ts';
 import { DAY_MS, dayOf, ensurePartitionsAhead, partitionName, partitionsOf } from './partitions.ts';
 import { applyRetention } from './retention.ts';
-import { foldRollups, ROLLUP_WIDTHS } from './rollups.ts';
+import { markStoppedCleanly, RollupAccumulator, repairAfterCrash } from './rollup-accumulator.ts';
+import { ROLLUP_WIDTHS } from './rollups.ts';
 
 let server: TestServer;
 let db: Db;
@@ -24,6 +25,14 @@ beforeAll(async () => {
   tenants = await seedTenants(server);
 });
 afterAll(() => server.close());
+
+/** What ingest does with a batch: store it, then accumulate its rollups (added to the database by `fold`). */
+const accumulator = new RollupAccumulator();
+async function store(rows: TelemetryRow[]): Promise<void> {
+  await insertTelemetry(db, rows);
+  for (const row of rows) accumulator.add(row.deviceId, row.ts, row.values);
+}
+const fold = () => accumulator.flush(db, 'test');
 
 /** The partition each of the device's rows is stored in, oldest first. */
 async function partitionsHolding(deviceId: string): Promise<string[]> {
@@ -162,11 +171,11 @@ describe('telemetry rollups', () => {
             if (entry.state !== undefined) values['/state'] = entry.state;
             rows.push({ deviceId: device.id, ts: start + entry.offsetMs, values });
           }
-          if (rows.length > 0) await insertTelemetry(db, rows);
+          if (rows.length > 0) await store(rows);
           // Folding between batches: the later ones are late for the rollups already made.
-          if (foldAfter) await foldRollups(db);
+          if (foldAfter) await fold();
         }
-        await foldRollups(db);
+        await fold();
         const expected = await rollupsFromRawRows(device.id);
         const stored = await storedRollups(device.id);
         expect([...stored.keys()].sort()).toEqual([...expected.keys()].sort());
@@ -181,27 +190,32 @@ describe('telemetry rollups', () => {
   });
 });
 
-describe('the rollup job', () => {
-  it('folds what is queued, once, and leaves nothing queued', async () => {
-    const device = await createDevice(db, tenants.orgA1.id, 'current-minute');
+describe('rollups after a crash', () => {
+  it("are computed again around the crashed run's last flush at the next start; a clean stop leaves nothing", async () => {
+    const device = await createDevice(db, tenants.orgA1.id, 'crashing');
     const minute = Math.floor(NOW / 60_000) * 60_000;
-    await insertTelemetry(db, [
-      { deviceId: device.id, ts: minute + 1_000, values: { '/speed': 4 } },
-      { deviceId: device.id, ts: minute + 2_000, values: { '/speed': 8, '/state': 'ok' } },
-    ]);
-    await foldRollups(db);
-    await foldRollups(db);
+    const crashing = new RollupAccumulator();
+    expect(await repairAfterCrash(db, 'crashing')).toBeUndefined();
+    const stored = async (rows: TelemetryRow[]) => {
+      await insertTelemetry(db, rows);
+      for (const row of rows) crashing.add(row.deviceId, row.ts, row.values);
+    };
+    await stored([{ deviceId: device.id, ts: minute + 1_000, values: { '/speed': 4 } }]);
+    await crashing.flush(db, 'crashing');
+    // Stored, accumulated, never added: the process dies here.
+    await stored([{ deviceId: device.id, ts: minute + 2_000, values: { '/speed': 8, '/state': 'ok' } }]);
+    expect((await storedRollups(device.id)).get(`/speed|60|${minute}`)?.count).toBe(1);
+
+    expect(await repairAfterCrash(db, 'crashing')).toBeDefined();
+    const whole = { min: 4, max: 8, sum: 12, count: 2, lastTs: minute + 2_000, last: 8 };
     expect(await storedRollups(device.id)).toEqual(
       new Map([
-        [`/speed|60|${minute}`, { min: 4, max: 8, sum: 12, count: 2, lastTs: minute + 2_000, last: 8 }],
-        [
-          `/speed|3600|${Math.floor(minute / 3_600_000) * 3_600_000}`,
-          { min: 4, max: 8, sum: 12, count: 2, lastTs: minute + 2_000, last: 8 },
-        ],
+        [`/speed|60|${minute}`, whole],
+        [`/speed|3600|${Math.floor(minute / 3_600_000) * 3_600_000}`, whole],
       ]),
     );
-    const queued = await db.execute(sql`select count(*)::int as n from telemetry_rollup_queue`);
-    expect((queued as unknown as { rows: { n: number }[] }).rows[0]?.n).toBe(0);
+    await markStoppedCleanly(db, 'crashing');
+    expect(await repairAfterCrash(db, 'crashing')).toBeUndefined();
   });
 });
 
@@ -254,18 +268,18 @@ describe('compaction into blocks', () => {
   });
 });
 
-describe('the queue of values to fold', () => {
+describe('the accumulated rollups', () => {
   it('carries any path name, numbers and booleans, and no text or non-finite number', async () => {
     const device = await createDevice(db, tenants.orgA1.id, 'odd-paths');
     const odd = '/a,"b"\\{c}';
-    await insertTelemetry(db, [
+    await store([
       {
         deviceId: device.id,
         ts: NOW,
         values: { [odd]: 2.5, '/on': true, '/note': 'x', '/inf': Number.POSITIVE_INFINITY },
       },
     ]);
-    await foldRollups(db);
+    await fold();
     const paths = [...(await storedRollups(device.id)).entries()]
       .filter(([key]) => key.includes('|60|'))
       .map(([key, rollup]) => [key.split('|')[0], rollup.last]);
@@ -313,12 +327,11 @@ describe('telemetry retention', () => {
         .values({ organizationId: tenants.orgA.id, limits: { telemetryRetentionDays: 10 } })
         .onConflictDoNothing();
       for (const device of [keepsTen, keepsDefault])
-        await insertTelemetry(
-          db,
+        await store(
           ageDays.map((age) => ({ deviceId: device.id, ts: at - age * DAY_MS, values: { '/level': age } })),
         );
-      await foldRollups(db);
-      const oldest = partitionName(dayOf(NOW - 45 * DAY_MS));
+      await fold();
+      const oldest = partitionName(dayOf(at - 45 * DAY_MS));
       if (compacted) {
         await compactTelemetry(db, NOW);
         expect(await levels(keepsTen.id)).toEqual(ageDays);

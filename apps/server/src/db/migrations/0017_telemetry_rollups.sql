@@ -1,10 +1,3 @@
-CREATE TABLE "telemetry_rollup_queue" (
-	"id" bigserial PRIMARY KEY NOT NULL,
-	"devices" uuid[] NOT NULL,
-	"minutes" integer[] NOT NULL,
-	"newest_minute" integer NOT NULL
-);
---> statement-breakpoint
 CREATE TABLE "telemetry_rollups" (
 	"device_id" uuid NOT NULL,
 	"path" text NOT NULL,

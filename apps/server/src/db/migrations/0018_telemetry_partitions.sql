@@ -39,9 +39,3 @@ BEGIN
     EXECUTE format('ALTER TABLE "telemetry" ATTACH PARTITION "telemetry_legacy" FOR VALUES FROM (MINVALUE) TO (%L)', last_day);
   END IF;
 END $$;
---> statement-breakpoint
--- A queue row's arrays are random device ids that do not compress: trying (pglz) measured a quarter of the cost of
--- storing a batch, so they are stored out of line as they are.
-ALTER TABLE "telemetry_rollup_queue" ALTER COLUMN "devices" SET STORAGE EXTERNAL;
---> statement-breakpoint
-ALTER TABLE "telemetry_rollup_queue" ALTER COLUMN "minutes" SET STORAGE EXTERNAL;
