@@ -13,90 +13,116 @@ type Partial = { min: number; max: number; sum: number; count: number; lastTs: n
  * start (`repairAfterCrash`).
  */
 export class RollupAccumulator {
-  private partials = new Map<
-    string,
-    Partial & { deviceId: string; path: string; widthS: number; bucket: number }
-  >();
+  /** Minute partials by device, path and minute (epoch seconds); the hours are made from them at the flush. */
+  private minutes = new Map<string, Map<string, Map<number, Partial>>>();
+  private count = 0;
 
   /** Adds a stored message's numbers and booleans (0/1); text is not summarised. */
   add(deviceId: string, ts: number, values: Readonly<Record<string, number | boolean | string>>): void {
-    for (const [path, raw] of Object.entries(values)) {
-      if (typeof raw === 'string') continue;
+    let paths = this.minutes.get(deviceId);
+    const minute = Math.floor(ts / 60_000) * 60;
+    for (const path in values) {
+      const raw = values[path];
+      if (typeof raw === 'string' || raw === undefined) continue;
       const value = typeof raw === 'boolean' ? Number(raw) : raw;
       if (!Number.isFinite(value)) continue;
-      for (const widthS of [ROLLUP_WIDTHS.minute, ROLLUP_WIDTHS.hour]) {
-        const bucket = Math.floor(ts / 1000 / widthS) * widthS;
-        const key = `${deviceId}\u0000${path}\u0000${widthS}\u0000${bucket}`;
-        const known = this.partials.get(key);
-        if (!known) {
-          this.partials.set(key, {
-            deviceId,
-            path,
-            widthS,
-            bucket,
-            min: value,
-            max: value,
-            sum: value,
-            count: 1,
-            lastTs: ts,
-            last: value,
-          });
-          continue;
-        }
-        known.min = Math.min(known.min, value);
-        known.max = Math.max(known.max, value);
-        known.sum += value;
-        known.count += 1;
-        if (ts >= known.lastTs) {
-          known.lastTs = ts;
-          known.last = value;
-        }
+      if (!paths) {
+        paths = new Map();
+        this.minutes.set(deviceId, paths);
+      }
+      let buckets = paths.get(path);
+      if (!buckets) {
+        buckets = new Map();
+        paths.set(path, buckets);
+      }
+      const known = buckets.get(minute);
+      if (known) fold(known, { min: value, max: value, sum: value, count: 1, lastTs: ts, last: value });
+      else {
+        buckets.set(minute, { min: value, max: value, sum: value, count: 1, lastTs: ts, last: value });
+        this.count += 1;
       }
     }
   }
 
+  /** How many minute partials wait for the next flush. */
   get size(): number {
-    return this.partials.size;
+    return this.count;
   }
 
   /**
-   * Adds what was accumulated to the rollups in one statement, and notes the time of this instance's last flush
-   * (`instance`): a start after a crash repairs the minutes around it. On failure the partials are kept for the next
-   * flush.
+   * Adds what was accumulated (the minutes, and the hours made from them) to the rollups in one statement, and notes
+   * the time of this instance's last flush (`instance`): a start after a crash repairs the minutes around it. On
+   * failure the partials are kept for the next flush.
    */
   async flush(db: Db, instance: string): Promise<void> {
-    const taken = this.partials;
-    this.partials = new Map();
+    const taken = this.minutes;
+    this.minutes = new Map();
+    this.count = 0;
     try {
-      await writePartials(db, instance, [...taken.values()]);
+      await writePartials(db, instance, rowsOf(taken));
     } catch (error) {
-      for (const [key, partial] of taken) {
-        const newer = this.partials.get(key);
-        this.partials.set(key, newer ? merged(partial, newer) : partial);
-      }
+      for (const [deviceId, paths] of taken)
+        for (const [path, buckets] of paths)
+          for (const [minute, partial] of buckets) this.addPartial(deviceId, path, minute, partial);
       throw error;
+    }
+  }
+
+  private addPartial(deviceId: string, path: string, minute: number, partial: Partial): void {
+    let paths = this.minutes.get(deviceId);
+    if (!paths) {
+      paths = new Map();
+      this.minutes.set(deviceId, paths);
+    }
+    let buckets = paths.get(path);
+    if (!buckets) {
+      buckets = new Map();
+      paths.set(path, buckets);
+    }
+    const known = buckets.get(minute);
+    if (known) fold(known, partial);
+    else {
+      buckets.set(minute, { ...partial });
+      this.count += 1;
     }
   }
 }
 
-function merged<T extends Partial>(older: T, newer: T): T {
-  const last = newer.lastTs >= older.lastTs ? newer : older;
-  return {
-    ...older,
-    min: Math.min(older.min, newer.min),
-    max: Math.max(older.max, newer.max),
-    sum: older.sum + newer.sum,
-    count: older.count + newer.count,
-    lastTs: last.lastTs,
-    last: last.last,
-  };
+type RollupRow = Partial & { deviceId: string; path: string; widthS: number; bucket: number };
+
+/** The minute partials, and per device, path and hour one partial made of its minutes. */
+function rowsOf(minutes: Map<string, Map<string, Map<number, Partial>>>): RollupRow[] {
+  const rows: RollupRow[] = [];
+  for (const [deviceId, paths] of minutes) {
+    for (const [path, buckets] of paths) {
+      const hours = new Map<number, Partial>();
+      for (const [minute, partial] of buckets) {
+        rows.push({ deviceId, path, widthS: ROLLUP_WIDTHS.minute, bucket: minute, ...partial });
+        const hour = Math.floor(minute / ROLLUP_WIDTHS.hour) * ROLLUP_WIDTHS.hour;
+        const known = hours.get(hour);
+        if (known) fold(known, partial);
+        else hours.set(hour, { ...partial });
+      }
+      for (const [hour, partial] of hours)
+        rows.push({ deviceId, path, widthS: ROLLUP_WIDTHS.hour, bucket: hour, ...partial });
+    }
+  }
+  return rows;
 }
 
-async function writePartials(
-  db: Db,
-  instance: string,
-  partials: readonly (Partial & { deviceId: string; path: string; widthS: number; bucket: number })[],
-): Promise<void> {
+/** Adds `more` into `into`: the newest value is the one of the later time. */
+function fold(into: Partial, more: Partial): void {
+  into.min = Math.min(into.min, more.min);
+  into.max = Math.max(into.max, more.max);
+  into.sum += more.sum;
+  into.count += more.count;
+  if (more.lastTs >= into.lastTs) {
+    into.lastTs = more.lastTs;
+    into.last = more.last;
+  }
+}
+
+async function writePartials(db: Db, instance: string, partials: readonly RollupRow[]): Promise<void> {
   const json = JSON.stringify(
     partials.map((p) => ({
       d: p.deviceId,
