@@ -55,6 +55,8 @@ export class RollupAccumulator {
    * failure the partials are kept for the next flush.
    */
   async flush(db: Db, instance: string): Promise<void> {
+    // Nothing to add: no write (an idle server leaves the database as it is).
+    if (this.count === 0) return;
     const taken = this.minutes;
     this.minutes = new Map();
     this.count = 0;
