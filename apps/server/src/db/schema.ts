@@ -774,8 +774,9 @@ export const telemetryBlocks = pgTable(
 );
 
 /**
- * Per device and path, the numeric values (booleans as 0 and 1) of each minute (`width_s` 60) and hour (3600), kept
- * by the rollup job from telemetry_rollup_queue, late values too. No foreign key, as telemetry.
+ * Per device and path, the numeric values (booleans as 0 and 1) of each minute (`width_s` 60) and hour (3600), added
+ * every second by the ingest pipeline that stored them (telemetry/rollup-accumulator.ts), late values too. No foreign
+ * key, as telemetry.
  */
 export const telemetryRollups = pgTable(
   'telemetry_rollups',
