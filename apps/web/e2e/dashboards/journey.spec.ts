@@ -155,10 +155,14 @@ test('a two-page dashboard on a device slot: live values, device switch, copy an
     // Copy the root page's three widgets and paste them into another dashboard; undo and redo each step.
     await page.goto(`${tenant.origin}/#/dashboards/${dashboardId}/edit`);
     await expect(canvasWidgets(page)).toHaveCount(3);
+    // Each selection opens or changes the inspector beside the canvas: the next click waits for it, or it could land
+    // where a widget was before the canvas moved.
     await canvasWidgets(page).nth(0).click();
+    await expect(page.getByTestId('inspector-title')).toBeVisible();
     await canvasWidgets(page)
       .nth(1)
       .click({ modifiers: ['Control'] });
+    await expect(page.getByTestId('multi-inspector')).toContainText('2 widgets selected');
     await canvasWidgets(page)
       .nth(2)
       .click({ modifiers: ['Control'] });
