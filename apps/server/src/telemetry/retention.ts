@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { TelemetryRetention } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { writeBlocks } from './compaction.ts';
@@ -74,30 +74,35 @@ function cutoffTable(cutoffs: readonly Cutoff[]) {
   return sql`(select x.o, to_timestamp(x.c / 1000.0) as cutoff from jsonb_to_recordset(${json}::jsonb) as x(o uuid, c float8))`;
 }
 
-/** One batch of a partition's rows older than their device's organization's cutoff. */
-function deleteRawBatch(db: Db, partition: Partition, cutoffs: readonly Cutoff[], limit: number) {
-  const table = sql.identifier(partition.name);
+/**
+ * Deletes one batch of `table`'s rows (alias `x`, with `device_id`) that `condition` finds past their device's
+ * organization's cutoff (`c.cutoff`); answers how many went.
+ */
+function deleteCutBatch(db: Db, table: SQL, condition: SQL, cutoffs: readonly Cutoff[], limit: number) {
   return deleteCount(
     db,
     sql`delete from ${table} where ctid = any(array(
-      select t.ctid from ${table} t
-      join devices d on d.id = t.device_id
+      select x.ctid from ${table} x
+      join devices d on d.id = x.device_id
       join ${cutoffTable(cutoffs)} c on c.o = d.organization_id
-      where t.ts < c.cutoff
+      where ${condition}
       limit ${limit}))`,
   );
 }
 
+/** One batch of a partition's rows older than their device's organization's cutoff. */
+function deleteRawBatch(db: Db, partition: Partition, cutoffs: readonly Cutoff[], limit: number) {
+  return deleteCutBatch(db, sql`${sql.identifier(partition.name)}`, sql`x.ts < c.cutoff`, cutoffs, limit);
+}
+
 /** One batch of blocks whose whole hour is older than their device's organization's cutoff. */
 function deleteBlockBatch(db: Db, cutoffs: readonly Cutoff[], limit: number) {
-  return deleteCount(
+  return deleteCutBatch(
     db,
-    sql`delete from telemetry_blocks where ctid = any(array(
-      select b.ctid from telemetry_blocks b
-      join devices d on d.id = b.device_id
-      join ${cutoffTable(cutoffs)} c on c.o = d.organization_id
-      where b.hour <= c.cutoff - interval '1 hour'
-      limit ${limit}))`,
+    sql`telemetry_blocks`,
+    sql`x.hour <= c.cutoff - interval '1 hour'`,
+    cutoffs,
+    limit,
   );
 }
 
@@ -131,15 +136,8 @@ async function trimBlocks(db: Db, cutoffs: readonly Cutoff[]): Promise<void> {
 
 /** Minute rollups are kept as long as the raw values they summarise: a bucket goes once all of it is past. */
 function deleteMinuteRollupBatch(db: Db, cutoffs: readonly Cutoff[], limit: number) {
-  return deleteCount(
-    db,
-    sql`delete from telemetry_rollups where ctid = any(array(
-      select r.ctid from telemetry_rollups r
-      join devices d on d.id = r.device_id
-      join ${cutoffTable(cutoffs)} c on c.o = d.organization_id
-      where r.width_s = ${ROLLUP_WIDTHS.minute} and r.bucket + interval '1 minute' <= c.cutoff
-      limit ${limit}))`,
-  );
+  const past = sql`x.width_s = ${ROLLUP_WIDTHS.minute} and x.bucket + interval '1 minute' <= c.cutoff`;
+  return deleteCutBatch(db, sql`telemetry_rollups`, past, cutoffs, limit);
 }
 
 async function deleteCount(db: Db, statement: ReturnType<typeof sql>): Promise<number> {

@@ -19,28 +19,19 @@ export class RollupAccumulator {
 
   /** Adds a stored message's numbers and booleans (0/1); text is not summarised. */
   add(deviceId: string, ts: number, values: Readonly<Record<string, number | boolean | string>>): void {
-    let paths = this.minutes.get(deviceId);
     const minute = Math.floor(ts / 60_000) * 60;
-    for (const path in values) {
-      const raw = values[path];
-      if (typeof raw === 'string' || raw === undefined) continue;
+    for (const [path, raw] of Object.entries(values)) {
+      if (typeof raw === 'string') continue;
       const value = typeof raw === 'boolean' ? Number(raw) : raw;
       if (!Number.isFinite(value)) continue;
-      if (!paths) {
-        paths = new Map();
-        this.minutes.set(deviceId, paths);
-      }
-      let buckets = paths.get(path);
-      if (!buckets) {
-        buckets = new Map();
-        paths.set(path, buckets);
-      }
-      const known = buckets.get(minute);
-      if (known) fold(known, { min: value, max: value, sum: value, count: 1, lastTs: ts, last: value });
-      else {
-        buckets.set(minute, { min: value, max: value, sum: value, count: 1, lastTs: ts, last: value });
-        this.count += 1;
-      }
+      this.addPartial(deviceId, path, minute, {
+        min: value,
+        max: value,
+        sum: value,
+        count: 1,
+        lastTs: ts,
+        last: value,
+      });
     }
   }
 
@@ -84,7 +75,7 @@ export class RollupAccumulator {
     const known = buckets.get(minute);
     if (known) fold(known, partial);
     else {
-      buckets.set(minute, { ...partial });
+      buckets.set(minute, partial);
       this.count += 1;
     }
   }
