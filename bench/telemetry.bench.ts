@@ -115,8 +115,6 @@ type Timed = {
   bytes: number;
 };
 
-type Compaction = { seconds: number; result: unknown } | undefined;
-
 async function compactionToUse(): Promise<Compact | undefined> {
   const compact = await loadCompaction();
   if (args.compact === true && !compact)
@@ -177,6 +175,7 @@ async function main() {
       intervalMs: 1000,
       chunkDevices: 1,
       mode: ROLLUPS,
+      compact,
       what: 'year',
       log,
     });
@@ -188,18 +187,11 @@ async function main() {
       // About 250,000 messages a statement.
       chunkDevices: Math.max(1, Math.floor(250_000 / messagesPerDay(FLEET_INTERVAL_S * 1000))),
       mode: ROLLUPS,
+      compact,
       what: 'fleet',
       log,
     });
 
-    let compaction: Compaction;
-    if (compact) {
-      log('compacting the days that are over');
-      const at = performance.now();
-      const result = await compact(db, Date.now());
-      compaction = { seconds: (performance.now() - at) / 1000, result };
-      log(`compaction took ${round(compaction.seconds)} s: ${JSON.stringify(result)}`);
-    }
     log('VACUUM (ANALYZE) of telemetry%');
     const at = performance.now();
     await vacuumAnalyze(db, 'telemetry');
@@ -280,7 +272,6 @@ async function main() {
       bytes,
       year,
       fleet: fleetTimings,
-      compaction,
       compactionLoaded: compact !== undefined,
       vacuumS,
       stored,
@@ -321,7 +312,6 @@ function render(r: {
   bytes: BytesResult;
   year: Timings;
   fleet: Timings;
-  compaction: Compaction;
   compactionLoaded: boolean;
   vacuumS: number;
   stored: RelationSize[];
@@ -351,13 +341,11 @@ function render(r: {
     ROLLUPS === 'fold'
       ? 'computed from the generated values a day at a time (`rebuildRollups` of the day)'
       : 'by `rebuildRollups` per device after its values';
-  const compactionText = r.compaction
-    ? `compacted by \`compactTelemetry\` in ${round(r.compaction.seconds)} s`
-    : r.compactionLoaded
-      ? 'not compacted'
-      : 'not compacted (apps/server/src/telemetry/compaction.ts does not exist yet)';
-  const yearGenS = r.year.insertS + r.year.rollupS;
-  const fleetGenS = r.fleet.insertS + r.fleet.rollupS;
+  const compactionText = r.compactionLoaded
+    ? `each day compacted into blocks by \`compactTelemetry\` once written (as the hourly maintenance does when a day is over): the year ${round(r.year.compactS)} s (${count(yearMessages / r.year.compactS)} messages/s), the fleet’s day ${round(r.fleet.compactS)} s (${count(fleetMessages / r.fleet.compactS)} messages/s)`
+    : 'not compacted';
+  const yearGenS = r.year.insertS + r.year.rollupS + r.year.compactS;
+  const fleetGenS = r.fleet.insertS + r.fleet.rollupS + r.fleet.compactS;
   const partitions = r.stored.filter((relation) => relation.partition);
   const others = r.stored.filter((relation) => !relation.partition && relation.bytes > 0);
   const storedValues = (yearMessages + fleetMessages + r.ingest.messagesPerRound * (INGEST_ROUNDS + 1)) * 3;
@@ -387,8 +375,8 @@ function render(r: {
       met(share >= TARGETS.ingestShare),
     ],
     [
-      'Generation: the year (writing + rollups), the fleet’s day (writing + rollups), compaction, VACUUM (ANALYZE)',
-      `${round(yearGenS)} s, ${round(fleetGenS)} s, ${r.compaction ? `${round(r.compaction.seconds)} s` : '–'}, ${round(r.vacuumS)} s`,
+      'Generation: the year (writing + rollups + compaction), the fleet’s day (the same), VACUUM (ANALYZE)',
+      `${round(yearGenS)} s, ${round(fleetGenS)} s, ${round(r.vacuumS)} s`,
       '–',
       '–',
     ],
@@ -411,11 +399,11 @@ function render(r: {
     '',
     '### Scale and set-up',
     '',
-    `- Year: 1 device, 3 paths (\`/motor/speed\` a number with two decimals, \`/motor/count\` an integer, \`/motor/running\` a boolean), one message a second for **${DAYS} days = ${count(yearMessages)} messages (${count(yearMessages * 3)} values)**, written by SQL (\`insert … select … from generate_series\`) a day per statement into the day partitions (made first by \`ensurePartitionsBetween\`): ${round(r.year.insertS)} s; rollups ${rollups}: ${round(r.year.rollupS)} s; ${round(yearGenS)} s in all (${count(yearMessages / yearGenS)} messages/s).`,
-    `- Fleet: **${count(FLEET_DEVICES)} devices**, the same paths, one day (the year’s last, in another organization) at **one message every ${FLEET_INTERVAL_S} s per device = ${count(fleetMessages)} messages** (${FLEET_INTERVAL_S === 1 ? 'the full 1 Hz' : `1 Hz would be ${count(FLEET_DEVICES * 86_400)}`}): ${round(r.fleet.insertS)} s to write, ${round(r.fleet.rollupS)} s of rollups, ${round(fleetGenS)} s in all.`,
-    `- Then ${compactionText}; VACUUM (ANALYZE) of every \`telemetry%\` table ${round(r.vacuumS)} s. Stored then: ${partitions.length > 0 ? `${mib(sum(partitions))} in ${partitions.length} day partitions` : 'no day partitions'}${others.map((relation) => `, ${relation.name} ${mib(relation.bytes)}`).join('')} (${mib(sum(r.stored))} for ${count(yearMessages * 3 + fleetMessages * 3)} values, ${round(sum(r.stored) / (yearMessages * 3 + fleetMessages * 3))} bytes per value, fleet included).`,
+    `- Year: 1 device, 3 paths (\`/motor/speed\` a number with two decimals, \`/motor/count\` an integer, \`/motor/running\` a boolean), one message a second for **${DAYS} days = ${count(yearMessages)} messages (${count(yearMessages * 3)} values)**, written by SQL (\`insert … select … from generate_series\`) a day per statement into the day partitions (made first by \`ensurePartitionsBetween\`): ${round(r.year.insertS)} s; rollups ${rollups}: ${round(r.year.rollupS)} s; compaction ${round(r.year.compactS)} s; ${round(yearGenS)} s in all (${count(yearMessages / yearGenS)} messages/s).`,
+    `- Fleet: **${count(FLEET_DEVICES)} devices**, the same paths, one day (the year’s last, in another organization) at **one message every ${FLEET_INTERVAL_S} s per device = ${count(fleetMessages)} messages** (${FLEET_INTERVAL_S === 1 ? 'the full 1 Hz' : `1 Hz would be ${count(FLEET_DEVICES * 86_400)}`}): ${round(r.fleet.insertS)} s to write, ${round(r.fleet.rollupS)} s of rollups, ${round(r.fleet.compactS)} s of compaction, ${round(fleetGenS)} s in all.`,
+    `- Storage: ${compactionText}; VACUUM (ANALYZE) of every \`telemetry%\` table ${round(r.vacuumS)} s. Stored then: ${partitions.length > 0 ? `${mib(sum(partitions))} in ${partitions.length} day partitions` : 'no day partitions'}${others.map((relation) => `, ${relation.name} ${mib(relation.bytes)}`).join('')} (${mib(sum(r.stored))} for ${count(yearMessages * 3 + fleetMessages * 3)} values, ${round(sum(r.stored) / (yearMessages * 3 + fleetMessages * 3))} bytes per value, fleet included).`,
     `- Queries: through the real HTTP route with an RPT (the organization’s administrator), one warm-up and then ${REQUESTS} requests each, one at a time; server time is Fastify’s \`reply.elapsedTime\`. Year chart: ${DAYS} days in maxPoints 2000 → resolution \`${yearSeries.resolution ?? '?'}\`, ${count(yearSeries.points?.t?.length ?? 0)} points summarising ${count(yearSeries.total ?? 0)} values, ${round(r.yearChart.bytes / 1024)} KiB; client median ${ms(p50(r.yearChart.client))}. Day chart (${new Date(r.middleDay).toISOString().slice(0, 10)}) → resolution \`${daySeries.resolution ?? '?'}\`${daySeries.decimated ? ' reduced to min/max buckets' : ''}, ${count(daySeries.points?.t?.length ?? 0)} points of ${count(daySeries.total ?? 0)} values, ${round(r.dayChart.bytes / 1024)} KiB; client median ${ms(p50(r.dayChart.client))}. Daily averages: ${count(summaryRows)} rows from the hourly rollups, ${round(r.summary.bytes / 1024)} KiB; client median ${ms(p50(r.summary.client))}.`,
-    `- Ingest: in the same database after the above, ${INGEST_ROUNDS} measured rounds of each layout after one warm-up round of each, alternating (a b, b a, …); a round is ${INGEST_BATCHES} batches of ${INGEST_DEVICES} messages (one from each of ${INGEST_DEVICES} devices, 3 values, times of today one second apart), written one after the other; a round is ${INGEST_BATCHES / 60} minute${INGEST_BATCHES === 60 ? '' : 's'} of data time,  Before: a flat table \`(device_id uuid, ts timestamptz(6), values jsonb)\` with one btree index on (device_id, ts) and the statement of before (\`insert … select … from jsonb_to_recordset($1::jsonb)\`). Now: \`insertTelemetry\` (today’s partition) with the rollups accumulated in memory as the pipeline does and added to the database every 2,400 partials (about a second at 20k messages/s) and at the end of the round, all timed (the last addition ${round(p50(r.ingest.foldShare) * 100)} % of a round’s time, median). JSON encoding is timed in both. Messages/s, median (min–max of the rounds): before ${count(flat)} (${spread(r.ingest.flat)}), now ${count(partitioned)} (${spread(r.ingest.partitioned)}); now against before per round ${r.ingest.partitioned.map((value, index) => `${round((value / (r.ingest.flat[index] ?? Number.NaN)) * 100)} %`).join(', ')}. Without the last addition, \`insertTelemetry\` and the accumulating stored ${count(insertOnly)} messages/s (median), ${round((insertOnly / flat) * 100)} % of before.`,
+    `- Ingest: in the same database after the above, ${INGEST_ROUNDS} measured rounds of each layout after one warm-up round of each, alternating (a b, b a, …); a round is ${INGEST_BATCHES} batches of ${INGEST_DEVICES} messages (one from each of ${INGEST_DEVICES} devices, 3 values, times of today one second apart), written one after the other; a round is ${INGEST_BATCHES / 60} minute${INGEST_BATCHES === 60 ? '' : 's'} of data time. Before: a flat table \`(device_id uuid, ts timestamptz(6), values jsonb)\` with one btree index on (device_id, ts) and the statement of before (\`insert … select … from jsonb_to_recordset($1::jsonb)\`). Now: \`insertTelemetry\` (today’s partition) with the rollups accumulated in memory as the pipeline does and flushed after every batch as its periodic flush does once a second (a batch is one second of data time: each minute is added once it is over), the rest at the end of the round, all timed (the last addition ${round(p50(r.ingest.foldShare) * 100)} % of a round’s time, median). JSON encoding is timed in both. Messages/s, median (min–max of the rounds): before ${count(flat)} (${spread(r.ingest.flat)}), now ${count(partitioned)} (${spread(r.ingest.partitioned)}); now against before per round ${r.ingest.partitioned.map((value, index) => `${round((value / (r.ingest.flat[index] ?? Number.NaN)) * 100)} %`).join(', ')}. Without the last addition, \`insertTelemetry\` and the accumulating stored ${count(insertOnly)} messages/s (median), ${round((insertOnly / flat) * 100)} % of before.`,
     `- Bytes per value: one UTC day of one device with the three paths at 1 Hz (${count(r.bytes.values / 3)} messages, ${count(r.bytes.values)} values) in a database of its own, after VACUUM (ANALYZE); sizes are \`pg_total_relation_size\` (table, indexes, TOAST, free-space and visibility maps). Before: the flat table and its index, ${mib(r.bytes.flatBytes)} = ${round(before)} bytes per value. Now: every table whose name starts with \`telemetry\`, rollups made ${rollups}${r.compactionLoaded ? ', then compacted' : ''}: ${r.bytes.relations.map((relation) => `${relation.name} ${mib(relation.bytes)}`).join(', ')} = ${mib(r.bytes.afterBytes)} = ${round(after)} bytes per value.`,
     `- Altogether ${count(storedValues)} values were stored in this run.`,
   ].join('\n');

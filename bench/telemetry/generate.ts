@@ -83,11 +83,12 @@ export async function createFlatTable(db: Db, name: string): Promise<void> {
   );
 }
 
-export type Timings = { insertS: number; rollupS: number; messages: number };
+export type Timings = { insertS: number; rollupS: number; compactS: number; messages: number };
 
 /**
  * `days` days of values of `deviceIds` from `firstDayMs`, a day (and at most `chunkDevices` devices) per statement,
- * with their rollups (`mode`). Logs progress about every 10 s.
+ * with their rollups (`mode`), each day compacted after it is written when `compact` is given (as the hourly
+ * maintenance does once a day is over). Logs progress about every 10 s.
  */
 export async function generate(
   db: Db,
@@ -98,19 +99,21 @@ export async function generate(
     intervalMs: number;
     chunkDevices: number;
     mode: RollupMode;
+    compact?: Compact;
     what: string;
     log: (message: string) => void;
   },
 ): Promise<Timings> {
-  const { deviceIds, firstDayMs, days, intervalMs, chunkDevices, mode, what, log } = options;
+  const { deviceIds, firstDayMs, days, intervalMs, chunkDevices, mode, compact, what, log } = options;
   const perDay = messagesPerDay(intervalMs);
   const total = perDay * days * deviceIds.length;
-  await ensurePartitionsBetween(db, firstDayMs, firstDayMs + days * DAY_MS - 1);
-  const timings: Timings = { insertS: 0, rollupS: 0, messages: 0 };
+  const timings: Timings = { insertS: 0, rollupS: 0, compactS: 0, messages: 0 };
   const started = performance.now();
   let logged = started;
   for (let day = 0; day < days; day++) {
     const dayMs = firstDayMs + day * DAY_MS;
+    // Made day by day: compaction drops the empty partitions of days that are over.
+    await ensurePartitionsBetween(db, dayMs, dayMs);
     for (let from = 0; from < deviceIds.length; from += chunkDevices) {
       const chunk = deviceIds.slice(from, from + chunkDevices);
       let at = performance.now();
@@ -121,14 +124,20 @@ export async function generate(
         await foldDay(db, chunk, dayMs);
         timings.rollupS += (performance.now() - at) / 1000;
       }
-      if (performance.now() - logged > 10_000 || timings.messages === total) {
-        logged = performance.now();
-        log(
-          `${what}: ${timings.messages.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} messages ` +
-            `(day ${day + 1} of ${days}), ${Math.round((logged - started) / 1000)} s ` +
-            `(insert ${Math.round(timings.insertS)} s, rollups ${Math.round(timings.rollupS)} s)`,
-        );
-      }
+    }
+    if (compact) {
+      const at = performance.now();
+      await compact(db, Date.now());
+      timings.compactS += (performance.now() - at) / 1000;
+    }
+    if (performance.now() - logged > 10_000 || timings.messages === total) {
+      logged = performance.now();
+      log(
+        `${what}: ${timings.messages.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} messages ` +
+          `(day ${day + 1} of ${days}), ${Math.round((logged - started) / 1000)} s ` +
+          `(insert ${Math.round(timings.insertS)} s, rollups ${Math.round(timings.rollupS)} s, ` +
+          `compaction ${Math.round(timings.compactS)} s)`,
+      );
     }
   }
   if (mode === 'rebuild') {

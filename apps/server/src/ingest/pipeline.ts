@@ -104,11 +104,14 @@ export class IngestPipeline {
     });
   }
 
-  /** The periodic write: the rollups, the hot state and the day totals; the journal only gets what waited a minute. */
+  /**
+   * The periodic write: the rollups of minutes that are over, the hot state and the day totals; the journal only gets
+   * what waited a minute.
+   */
   flushHot(): Promise<void> {
     return this.oneAtATime(async () => {
       await Promise.all([
-        this.rollups.flush(this.db, this.instance),
+        this.rollups.flush(this.db, this.instance, Date.now()),
         this.hot.flush(this.db),
         this.meter.flush({ journalAll: false }),
       ]);

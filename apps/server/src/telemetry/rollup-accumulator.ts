@@ -3,22 +3,33 @@ import type { Db } from '../db/index.ts';
 import { ROLLUP_WIDTHS, rebuildRecentRollups } from './rollups.ts';
 
 type Partial = { min: number; max: number; sum: number; count: number; lastTs: number; last: number };
+type Held = Partial & { heldSinceMs: number };
+type Minutes = Map<string, Map<string, Map<number, Held>>>;
+
+/** The longest a partial waits in memory before a periodic flush adds it, whatever its minute. */
+export const HOLD_AT_MOST_MS = 60_000;
 
 /**
  * The minute and hour rollups of the values this instance stored since its last flush, kept in memory and added to
  * `telemetry_rollups` by `flush` (with the hot state, every second). Reading the values back from the database to
  * summarise them cost more than storing them (`jsonb_each`, an index lookup per device and minute); here they are
  * numbers already. Partials add up, so instances storing the same device's values each add their own, and late
- * values add to the rollups they fall into. What a crash loses is computed again from the stored values at the next
- * start (`repairAfterCrash`).
+ * values add to the rollups they fall into. A periodic flush adds a minute once it is over (or its partial has waited
+ * HOLD_AT_MOST_MS): a device sending every second costs one minute row and one hour row a minute, not two rows a
+ * second. What a crash loses is computed again from the stored values at the next start (`repairAfterCrash`).
  */
 export class RollupAccumulator {
   /** Minute partials by device, path and minute (epoch seconds); the hours are made from them at the flush. */
-  private minutes = new Map<string, Map<string, Map<number, Partial>>>();
+  private minutes: Minutes = new Map();
   private count = 0;
 
-  /** Adds a stored message's numbers and booleans (0/1); text is not summarised. */
-  add(deviceId: string, ts: number, values: Readonly<Record<string, number | boolean | string>>): void {
+  /** Adds a stored message's numbers and booleans (0/1), stored at `nowMs`; text is not summarised. */
+  add(
+    deviceId: string,
+    ts: number,
+    values: Readonly<Record<string, number | boolean | string>>,
+    nowMs = Date.now(),
+  ): void {
     const minute = Math.floor(ts / 60_000) * 60;
     for (const [path, raw] of Object.entries(values)) {
       if (typeof raw === 'string') continue;
@@ -31,6 +42,7 @@ export class RollupAccumulator {
         count: 1,
         lastTs: ts,
         last: value,
+        heldSinceMs: nowMs,
       });
     }
   }
@@ -42,15 +54,14 @@ export class RollupAccumulator {
 
   /**
    * Adds what was accumulated (the minutes, and the hours made from them) to the rollups in one statement, and notes
-   * the time of this instance's last flush (`instance`): a start after a crash repairs the minutes around it. On
-   * failure the partials are kept for the next flush.
+   * the time of this instance's last flush (`instance`): a start after a crash repairs the minutes around it. With
+   * `nowMs` (a periodic flush) only the minutes over by then, and partials held HOLD_AT_MOST_MS, are added; without
+   * it everything. On failure the partials are kept for the next flush.
    */
-  async flush(db: Db, instance: string): Promise<void> {
+  async flush(db: Db, instance: string, nowMs?: number): Promise<void> {
+    const taken = nowMs === undefined ? this.takeAll() : this.takeDue(nowMs);
     // Nothing to add: no write (an idle server leaves the database as it is).
-    if (this.count === 0) return;
-    const taken = this.minutes;
-    this.minutes = new Map();
-    this.count = 0;
+    if (taken.size === 0) return;
     try {
       await writePartials(db, instance, rowsOf(taken));
     } catch (error) {
@@ -61,40 +72,73 @@ export class RollupAccumulator {
     }
   }
 
-  private addPartial(deviceId: string, path: string, minute: number, partial: Partial): void {
-    let paths = this.minutes.get(deviceId);
-    if (!paths) {
-      paths = new Map();
-      this.minutes.set(deviceId, paths);
-    }
-    let buckets = paths.get(path);
-    if (!buckets) {
-      buckets = new Map();
-      paths.set(path, buckets);
-    }
-    const known = buckets.get(minute);
-    if (known) fold(known, partial);
-    else {
-      buckets.set(minute, partial);
-      this.count += 1;
-    }
+  private takeAll(): Minutes {
+    const taken = this.minutes;
+    this.minutes = new Map();
+    this.count = 0;
+    return taken;
   }
+
+  /** Takes the partials of minutes over at `nowMs` and those held HOLD_AT_MOST_MS. */
+  private takeDue(nowMs: number): Minutes {
+    const taken: Minutes = new Map();
+    for (const [deviceId, paths] of this.minutes) {
+      for (const [path, buckets] of paths) {
+        for (const [minute, partial] of buckets) {
+          if ((minute + 60) * 1000 > nowMs && partial.heldSinceMs > nowMs - HOLD_AT_MOST_MS) continue;
+          buckets.delete(minute);
+          this.count -= 1;
+          addTo(taken, deviceId, path, minute, partial);
+        }
+        if (buckets.size === 0) paths.delete(path);
+      }
+      if (paths.size === 0) this.minutes.delete(deviceId);
+    }
+    return taken;
+  }
+
+  private addPartial(deviceId: string, path: string, minute: number, partial: Held): void {
+    if (addTo(this.minutes, deviceId, path, minute, partial)) this.count += 1;
+  }
+}
+
+/** Adds a partial to its minute's; answers whether the minute is new. */
+function addTo(minutes: Minutes, deviceId: string, path: string, minute: number, partial: Held): boolean {
+  let paths = minutes.get(deviceId);
+  if (!paths) {
+    paths = new Map();
+    minutes.set(deviceId, paths);
+  }
+  let buckets = paths.get(path);
+  if (!buckets) {
+    buckets = new Map();
+    paths.set(path, buckets);
+  }
+  const known = buckets.get(minute);
+  if (known) {
+    fold(known, partial);
+    known.heldSinceMs = Math.min(known.heldSinceMs, partial.heldSinceMs);
+    return false;
+  }
+  buckets.set(minute, partial);
+  return true;
 }
 
 type RollupRow = Partial & { deviceId: string; path: string; widthS: number; bucket: number };
 
 /** The minute partials, and per device, path and hour one partial made of its minutes. */
-function rowsOf(minutes: Map<string, Map<string, Map<number, Partial>>>): RollupRow[] {
+function rowsOf(minutes: Minutes): RollupRow[] {
   const rows: RollupRow[] = [];
   for (const [deviceId, paths] of minutes) {
     for (const [path, buckets] of paths) {
       const hours = new Map<number, Partial>();
       for (const [minute, partial] of buckets) {
-        rows.push({ deviceId, path, widthS: ROLLUP_WIDTHS.minute, bucket: minute, ...partial });
+        const { heldSinceMs: _, ...numbers } = partial;
+        rows.push({ deviceId, path, widthS: ROLLUP_WIDTHS.minute, bucket: minute, ...numbers });
         const hour = Math.floor(minute / ROLLUP_WIDTHS.hour) * ROLLUP_WIDTHS.hour;
         const known = hours.get(hour);
-        if (known) fold(known, partial);
-        else hours.set(hour, { ...partial });
+        if (known) fold(known, numbers);
+        else hours.set(hour, { ...numbers });
       }
       for (const [hour, partial] of hours)
         rows.push({ deviceId, path, widthS: ROLLUP_WIDTHS.hour, bucket: hour, ...partial });

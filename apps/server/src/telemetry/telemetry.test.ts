@@ -11,7 +11,12 @@ import { createDevice } from '../services/core/devices/provisioning.ts';
 import { compactTelemetry } from './compaction.ts';
 import { DAY_MS, dayOf, ensurePartitionsAhead, partitionName, partitionsOf } from './partitions.ts';
 import { applyRetention } from './retention.ts';
-import { markStoppedCleanly, RollupAccumulator, repairAfterCrash } from './rollup-accumulator.ts';
+import {
+  HOLD_AT_MOST_MS,
+  markStoppedCleanly,
+  RollupAccumulator,
+  repairAfterCrash,
+} from './rollup-accumulator.ts';
 import { ROLLUP_WIDTHS } from './rollups.ts';
 
 let server: TestServer;
@@ -153,7 +158,14 @@ describe('telemetry rollups', () => {
   );
 
   it('equal the stored values they summarise, whatever order and batches the values came in (late ones too)', async () => {
-    const batchesAndFolds = fc.array(fc.tuple(batchOf, fc.boolean()), { minLength: 1, maxLength: 6 });
+    // After a batch: nothing, a whole flush, or a periodic one at a time within the values' hours (it adds only the
+    // minutes over by then).
+    const flushOf = fc.oneof(
+      fc.constant(undefined),
+      fc.constant('all' as const),
+      fc.integer({ min: 0, max: 3 * 60 * 60 * 1000 }),
+    );
+    const batchesAndFolds = fc.array(fc.tuple(batchOf, flushOf), { minLength: 1, maxLength: 6 });
     await fc.assert(
       fc.asyncProperty(batchesAndFolds, async (batches) => {
         const device = await createDevice(db, tenants.orgA1.id, `property-${randomUUID()}`);
@@ -173,7 +185,8 @@ describe('telemetry rollups', () => {
           }
           if (rows.length > 0) await store(rows);
           // Folding between batches: the later ones are late for the rollups already made.
-          if (foldAfter) await fold();
+          if (foldAfter === 'all') await fold();
+          else if (foldAfter !== undefined) await accumulator.flush(db, 'test', start + foldAfter);
         }
         await fold();
         const expected = await rollupsFromRawRows(device.id);
@@ -187,6 +200,36 @@ describe('telemetry rollups', () => {
       }),
       { numRuns: 25 },
     );
+  });
+});
+
+describe('the periodic flush of the rollups', () => {
+  it('adds a minute once it is over, or once its partial waited a minute, and keeps the current one', async () => {
+    const device = await createDevice(db, tenants.orgA1.id, 'periodic');
+    const minute = Math.floor(NOW / 60_000) * 60_000 - 10 * 60_000;
+    const periodic = new RollupAccumulator();
+    const minutesStored = async () =>
+      [...(await storedRollups(device.id)).entries()]
+        .filter(([key]) => key.includes('|60|'))
+        .map(([key, rollup]) => [Number(key.split('|')[2]) - minute, rollup.count]);
+    // Stored at `minute + 5 s` (its receive time): values of this minute and of the next.
+    periodic.add(device.id, minute + 1_000, { '/speed': 1 }, minute + 5_000);
+    periodic.add(device.id, minute + 2_000, { '/speed': 2 }, minute + 5_000);
+    periodic.add(device.id, minute + 61_000, { '/speed': 3 }, minute + 5_000);
+    await periodic.flush(db, 'periodic', minute + 59_999);
+    expect(await minutesStored()).toEqual([]);
+    expect(periodic.size).toBe(2);
+    await periodic.flush(db, 'periodic', minute + 60_000);
+    expect(await minutesStored()).toEqual([[0, 2]]);
+    // The next minute is not over yet, but its partial waited HOLD_AT_MOST_MS.
+    await periodic.flush(db, 'periodic', minute + 5_000 + HOLD_AT_MOST_MS - 1);
+    expect(periodic.size).toBe(1);
+    await periodic.flush(db, 'periodic', minute + 5_000 + HOLD_AT_MOST_MS);
+    expect(await minutesStored()).toEqual([
+      [0, 2],
+      [60_000, 1],
+    ]);
+    expect(periodic.size).toBe(0);
   });
 });
 

@@ -13,7 +13,8 @@ import { dayOf, ensurePartitionsBetween, partitionName } from '../../../telemetr
 import { rebuildRollups } from '../../../telemetry/rollups.ts';
 import { createDevice } from '../../core/devices/provisioning.ts';
 import { seedTelemetryFixture } from './fixtures.ts';
-import { exportData, pointsOfBuckets, valueCell } from './service.ts';
+import { pointsOfBuckets } from './reduction.ts';
+import { exportData, valueCell } from './service.ts';
 
 let server: TestServer;
 let tenants: Awaited<ReturnType<typeof seedTenants>>;
@@ -588,12 +589,35 @@ describe('after the values are compacted into blocks', () => {
 
     // A value late by years makes its day's partition again; the next compaction merges it into the blocks.
     const late = START + 1500;
-    await insertTelemetry(db, [{ deviceId: ids.press2, ts: late, values: { '/motor/speed': 3.25 } }]);
+    const alsoLate = Array.from({ length: 11 }, (_, i) => ({
+      deviceId: ids.press2,
+      ts: START + 1000 + i * 250,
+      values: { '/motor/speed': i * 100 },
+    }));
+    await insertTelemetry(db, [
+      { deviceId: ids.press2, ts: late, values: { '/motor/speed': 3.25 } },
+      ...alsoLate,
+    ]);
+    // Read from blocks and rows alike (raw, and reduced to buckets), and then from the blocks alone.
+    const press2 = async () => ({
+      raw: (await query({ deviceIds: [ids.press2], paths: ['/motor/speed'], ...WHOLE })).json().series[0],
+      reduced: (
+        await query({ deviceIds: [ids.press2], paths: ['/motor/speed'], ...WHOLE, maxPoints: 10 })
+      ).json().series[0],
+    });
+    const fromBoth = await press2();
+    expect(fromBoth.raw.points.t.slice(0, 5)).toEqual([
+      START + 500,
+      START + 1000,
+      START + 1250,
+      START + 1500,
+      START + 1500,
+    ]);
+    expect(fromBoth.raw.points.v.slice(0, 5)).toEqual([-12.5, 0, 100, 7, 3.25]);
+    expect(fromBoth.reduced).toMatchObject({ decimated: true, total: 14 });
     const merged = await compactTelemetry(db, Date.now());
     expect(merged.partitions).toEqual([partitionName(dayOf(START))]);
-    const series = (await query({ deviceIds: [ids.press2], paths: ['/motor/speed'], ...WHOLE })).json()
-      .series[0];
-    expect(series.points).toEqual({ t: [START + 500, START + 1500, START + 1500], v: [-12.5, 7, 3.25] });
+    expect(await press2()).toEqual(fromBoth);
   });
 });
 

@@ -8,6 +8,15 @@ import { ROLLUP_WIDTHS, type RollupWidth } from '../../../telemetry/rollups.ts';
 import { csvCell, csvRow } from '../../audit/csv.ts';
 import { authorizeInOrganization } from '../../core/organizations/service.ts';
 import { type DataAccess, dataAccessOf } from '../../core/roles/data-access.ts';
+import {
+  bucketsOf,
+  countOf,
+  extentOf,
+  mergeBuckets,
+  orderedPoints,
+  pointsOfBuckets,
+  widest,
+} from './reduction.ts';
 import * as store from './store.ts';
 
 /** Spec 6 "data-explore": READ models and READ devices (IoT only: without IoT, rights on models are ignored). */
@@ -144,39 +153,24 @@ async function seriesOf(
     if (total > maxPoints)
       return { ...base, points: pointsOfBuckets(merged), decimated: true, total, resolution: rollup };
   }
-  const extent = await store.timeExtent(db, device.id, model.path, model.type, range);
+  // The blocks are read as arrays and reduced here, the day partitions' rows in SQL; both into the same buckets.
+  const compacted = await store.compactedValues(db, device.id, model.path, model.type, range);
+  const storedExtent = await store.storedExtent(db, device.id, model.path, model.type, range);
+  const extent = widest(extentOf(compacted), storedExtent);
   if (!extent) return empty;
-  // One pass reduces to buckets and counts; when everything fits, the stored values themselves are answered.
-  const reduced = await store.bucketedPoints(db, device.id, model.path, model.type, range, extent, buckets);
+  const storedBuckets = storedExtent
+    ? await store.storedBuckets(db, device.id, model.path, model.type, range, extent, buckets)
+    : [];
+  const reduced = mergeBuckets(bucketsOf(compacted, extent, buckets), storedBuckets);
   const total = countOf(reduced);
   if (total === 0) return empty;
   if (total <= maxPoints) {
-    const points = await store.rawPoints(db, device.id, model.path, model.type, range);
-    return { ...base, points, decimated: false, total, resolution: 'raw' };
+    const stored = storedExtent
+      ? await store.storedPoints(db, device.id, model.path, model.type, range)
+      : { e: [], v: [], seq: [] };
+    return { ...base, points: orderedPoints(compacted, stored), decimated: false, total, resolution: 'raw' };
   }
   return { ...base, points: pointsOfBuckets(reduced), decimated: true, total, resolution: 'raw' };
-}
-
-function countOf(buckets: readonly store.Bucket[]): number {
-  return buckets.reduce((sum, bucket) => sum + bucket.count, 0);
-}
-
-/**
- * The points of min/max buckets: the minimum at the bucket's first time and the maximum at its last (one point where
- * both coincide). Every bucket's extremes survive, and so do the series' first and last times.
- */
-export function pointsOfBuckets(buckets: readonly store.Bucket[]): store.Points {
-  const t: number[] = [];
-  const v: number[] = [];
-  for (const bucket of buckets) {
-    t.push(bucket.firstMs);
-    v.push(bucket.lo);
-    if (bucket.lastMs !== bucket.firstMs || bucket.hi !== bucket.lo) {
-      t.push(bucket.lastMs);
-      v.push(bucket.hi);
-    }
-  }
-  return { t, v };
 }
 
 /** POST data/query: a series per (device, path) whose device's model has the path, in the order asked. */
