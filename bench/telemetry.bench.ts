@@ -339,7 +339,7 @@ function render(r: {
   const spread = (values: number[]) => `${count(Math.min(...values))}–${count(Math.max(...values))}`;
   const rollups =
     ROLLUPS === 'fold'
-      ? 'computed from the generated values a day at a time (`rebuildRollups` of the day)'
+      ? 'added up a day at a time by the server’s `RollupAccumulator` from the compacted day’s blocks (`rebuildRollups` of the day for a day still in rows)'
       : 'by `rebuildRollups` per device after its values';
   const compactionText = r.compactionLoaded
     ? `each day compacted into blocks by \`compactTelemetry\` once written (as the hourly maintenance does when a day is over): the year ${round(r.year.compactS)} s (${count(yearMessages / r.year.compactS)} messages/s), the fleet’s day ${round(r.fleet.compactS)} s (${count(fleetMessages / r.fleet.compactS)} messages/s)`
