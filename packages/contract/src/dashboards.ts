@@ -110,10 +110,16 @@ export const DataExport = Type.Object(
     to: Type.String({ format: 'date-time' }),
     /** The device of each slot; a slot left out uses its default device. */
     slots: Type.Optional(Type.Record(Type.String({ pattern: '^[a-z][a-z0-9_]*$' }), Uuid)),
+    /**
+     * The stored values (`raw`), their 1-minute or 1-hour averages, or `auto` (the default): what
+     * `exportResolutionFor` picks from the range. The answer's `x-data-resolution` header says which.
+     */
+    resolution: Type.Optional(literals(['auto', 'raw', 'minute', 'hour'] as const)),
   },
   { additionalProperties: false },
 );
 export type DataExport = Static<typeof DataExport>;
+export * from './values/dashboards.ts';
 
 export const ShareParams = Type.Object({ id: Uuid, user: Uuid });
 export const ShareLevel = literals(['r', 'r/w'] as const);

@@ -72,3 +72,31 @@ export async function rebuildRollups(
       group by 1, 2, 3, 4`);
   });
 }
+
+/**
+ * The averages of the device's `paths` in the rollups of one width whose bucket starts in the range, oldest first: a
+ * record per bucket and path (ts is the bucket's start, UTC with milliseconds), at most `limit`.
+ */
+export async function rollupAverages(
+  db: Db,
+  deviceId: string,
+  paths: readonly string[],
+  width: RollupWidth,
+  range: { from: Date; to: Date },
+  limit: number,
+): Promise<{ ts: string; values: Record<string, number> }[]> {
+  if (paths.length === 0) return [];
+  const result = await db.execute(sql`
+    select to_char(bucket at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ts, path, sum / count as average
+    from telemetry_rollups
+    where device_id = ${deviceId}::uuid and width_s = ${ROLLUP_WIDTHS[width]}
+      and path in (${sql.join(
+        paths.map((path) => sql`${path}::text`),
+        sql`, `,
+      )})
+      and bucket >= ${range.from.toISOString()}::timestamptz and bucket <= ${range.to.toISOString()}::timestamptz
+    order by bucket, path
+    limit ${limit}`);
+  const rows = (result as unknown as { rows: { ts: string; path: string; average: unknown }[] }).rows;
+  return rows.map((row) => ({ ts: row.ts, values: { [row.path]: Number(row.average) } }));
+}

@@ -121,6 +121,8 @@ test('CSV export, remembered page and device, gallery widgets in the palette, as
   const dialog = page.getByTestId('dashboard-export-dialog');
   await expect(dialog).toBeVisible();
   await dialog.getByText('Last hour').click();
+  await expect(dialog.getByTestId('dashboard-export-holds')).toHaveText('The stored values, a row per time.');
+  await expect(dialog.getByTestId('dashboard-export-raw')).toHaveCount(0);
   const downloading = page.waitForEvent('download');
   await dialog.getByTestId('dashboard-export-download').click();
   const download = await downloading;
@@ -130,6 +132,23 @@ test('CSV export, remembered page and device, gallery widgets in the palette, as
   expect(header).toBe('time,press:/press/temperature');
   expect(first).toMatch(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z,-?[\d.]+$/);
   await expect(dialog).toBeHidden();
+
+  // Seven days: 1-minute averages, said before the download and in the file's name; the stored values on request.
+  await page.getByTestId('dashboard-export').click();
+  await dialog.getByText('Last 7 days').click();
+  await expect(dialog.getByTestId('dashboard-export-holds')).toHaveText('1-minute averages, a row per minute.');
+  const averaging = page.waitForEvent('download');
+  await dialog.getByTestId('dashboard-export-download').click();
+  const averages = await averaging;
+  expect(averages.suggestedFilename()).toMatch(/^Press_board-\d{4}-\d{2}-\d{2}-minute-averages\.csv$/);
+  const minutes = (await readFile(await averages.path(), 'utf8')).replace(/^\uFEFF/, '').split('\r\n');
+  expect(minutes[0]).toBe('time,press:/press/temperature');
+  expect(minutes[1]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00\.000Z,-?[\d.]+$/);
+  await page.getByTestId('dashboard-export').click();
+  await dialog.getByText('Last 7 days').click();
+  await dialog.getByTestId('dashboard-export-raw').click();
+  await expect(dialog.getByTestId('dashboard-export-holds')).toHaveText('The stored values, a row per time.');
+  await page.keyboard.press('Escape');
 
   // A bad range says why, and nothing is asked for.
   await page.getByTestId('dashboard-export').click();

@@ -648,7 +648,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description CSV of the values the current version's widgets are bound to, between from and to: one row per time, columns time then {slot}:{path}. Each slot shows the device given in slots (else its default device); devices must belong to the organization (400 naming the slot); paths the caller's data roles hide are left out (r). */
+        /** @description CSV of the values the current version's widgets are bound to, between from and to: one row per time, columns time then {slot}:{path}: the stored values, or the averages of the 1-minute or 1-hour rollups (resolution; auto picks from the range, header x-data-resolution says which). Each slot shows the device given in slots (else its default device); devices must belong to the organization (400 naming the slot); paths the caller's data roles hide are left out (r). */
         post: operations["exportDashboardData"];
         delete?: never;
         options?: never;
@@ -6756,6 +6756,7 @@ export interface operations {
                     slots?: {
                         [key: string]: string;
                     };
+                    resolution?: "auto" | "raw" | "minute" | "hour";
                 };
             };
         };

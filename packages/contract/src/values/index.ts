@@ -4,6 +4,7 @@
  * load for one list of severities. The schema modules re-export these, so the server names them as before.
  */
 export * as alarms from './alarms.ts';
+export * as dashboards from './dashboards.ts';
 export * as license from './license.ts';
 export * as licenseProducts from './license-products.ts';
 export * as vpn from './vpn.ts';

@@ -336,7 +336,9 @@ export function fetchAssetStorage(token: string, signal?: AbortSignal): Promise<
   return answer(dashboardClient.GET(ASSET_STORAGE, { headers: bearer(token), signal }));
 }
 
-export type DataExportRequest = { from: string; to: string; slots: Record<string, string> };
+export type DataExportRequest = NonNullable<
+  DashboardPaths[typeof EXPORT]['post']['requestBody']
+>['content']['application/json'];
 
 /**
  * The CSV of the values the dashboard's current version shows between from and to, read with progress (bytes) and

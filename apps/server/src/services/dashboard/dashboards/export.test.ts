@@ -5,6 +5,7 @@ import { startTestServer, type TestServer } from '../../../../test/support/serve
 import { rptFor } from '../../../../test/support/tokens.ts';
 import { roles, telemetry, userRoles } from '../../../db/schema.ts';
 import { ensurePartitionsBetween } from '../../../telemetry/partitions.ts';
+import { rebuildRollups } from '../../../telemetry/rollups.ts';
 import { createDevice } from '../../core/devices/provisioning.ts';
 import { exportFilename } from './service.ts';
 
@@ -202,6 +203,33 @@ describe('CSV export of the current version', () => {
     expect(backwards.json().message).toContain('body/to');
   });
 
+  it('gives the 1-minute or 1-hour averages for a long range, says which, and the stored values when asked', async () => {
+    for (const deviceId of [ids.d1, ids.d2]) await rebuildRollups(server.database.db, deviceId ?? '');
+    const twoDays = { from: '2025-03-01T00:00:00Z', to: '2025-03-03T00:00:00Z' };
+    const automatic = await exportOf(ids.dashboard, 'adminA', twoDays);
+    expect(automatic.statusCode, automatic.body).toBe(200);
+    expect(automatic.headers['x-data-resolution']).toBe('minute');
+    expect(automatic.headers['content-disposition']).toMatch(/-minute-averages\.csv"$/);
+    // A row per minute: the average of its numbers; text has no averages.
+    expect(rowsOf(automatic.body).slice(1)).toEqual([
+      '2025-03-01T09:59:00.000Z,1,,,,',
+      '2025-03-01T10:00:00.000Z,10.75,,,-5,',
+    ]);
+    const hourly = await exportOf(ids.dashboard, 'adminA', { ...twoDays, resolution: 'hour' });
+    expect(hourly.headers['x-data-resolution']).toBe('hour');
+    expect(rowsOf(hourly.body).slice(1)).toEqual([
+      '2025-03-01T09:00:00.000Z,1,,,,',
+      '2025-03-01T10:00:00.000Z,10.75,,,-5,',
+    ]);
+    const raw = await exportOf(ids.dashboard, 'adminA', { ...twoDays, resolution: 'raw' });
+    expect(raw.headers['x-data-resolution']).toBe('raw');
+    expect(rowsOf(raw.body)).toHaveLength(4);
+    expect((await exportOf(ids.dashboard, 'adminA', RANGE)).headers['x-data-resolution']).toBe('raw');
+    const wrong = await exportOf(ids.dashboard, 'adminA', { ...twoDays, resolution: 'weekly' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().message).toContain('resolution');
+  });
+
   it('answers 404 for flows, unknown ids and other tenants', async () => {
     expect((await exportOf(ids.flow, 'adminA', RANGE)).statusCode).toBe(404);
     const flowRoute = await call('POST', `${API}/flows/${ids.flow}/version/LATEST/data`, token.adminA, RANGE);
@@ -214,5 +242,6 @@ describe('CSV export of the current version', () => {
     const now = new Date('2025-03-01T12:00:00Z');
     expect(exportFilename('Hällo / "quoted"\r\n', now)).toBe('Hallo_quoted-2025-03-01.csv');
     expect(exportFilename('***', now)).toBe('dashboard-2025-03-01.csv');
+    expect(exportFilename('Line', now, 'hour')).toBe('Line-2025-03-01-hour-averages.csv');
   });
 });

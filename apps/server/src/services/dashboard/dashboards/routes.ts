@@ -315,7 +315,9 @@ export const dashboardsRoutes: FastifyPluginAsyncTypebox<ServiceContext> = async
         operationId: 'exportDashboardData',
         description:
           "CSV of the values the current version's widgets are bound to, between from and to: one row per time, " +
-          'columns time then {slot}:{path}. Each slot shows the device given in slots (else its default device); ' +
+          'columns time then {slot}:{path}: the stored values, or the averages of the 1-minute or 1-hour rollups ' +
+          '(resolution; auto picks from the range, header x-data-resolution says which). ' +
+          'Each slot shows the device given in slots (else its default device); ' +
           "devices must belong to the organization (400 naming the slot); paths the caller's data roles hide are " +
           'left out (r).',
         params: contract.DashboardParams,
@@ -328,7 +330,7 @@ export const dashboardsRoutes: FastifyPluginAsyncTypebox<ServiceContext> = async
     },
     async (request, reply) => {
       const download = await service.exportData(db, principalOf(request), request.params.id, request.body);
-      return sendCsv(reply, download);
+      return sendCsv(reply.header('x-data-resolution', download.resolution), download);
     },
   );
 };

@@ -1,4 +1,4 @@
-import type { common, dashboards as contract } from '@edgeport/contract';
+import { type common, dashboards as contract } from '@edgeport/contract';
 import { bindingsOf, type DashboardDocument, emptyDocument, readDocument } from '@edgeport/dashboard-schema';
 import type { BlobStore } from '../../../blob/blob-store.ts';
 import type { Db } from '../../../db/index.ts';
@@ -6,6 +6,7 @@ import { sortKey } from '../../../db/paging.ts';
 import type { DashboardKind, ShareLevel } from '../../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../../http/errors.ts';
 import { abilityIn, type Principal } from '../../../http/principal.ts';
+import { rollupAverages } from '../../../telemetry/rollups.ts';
 import { csvCell, csvRow } from '../../audit/csv.ts';
 import { recordAudit } from '../../audit/service.ts';
 import type { OrganizationRow } from '../../core/organizations/store.ts';
@@ -469,8 +470,12 @@ export function columnsOf(document: DashboardDocument): { slot: string; path: st
   return [...seen.values()];
 }
 
-/** A file name from the dashboard's name: letters, digits, `-` and `_` only. */
-export function exportFilename(name: string, now: Date): string {
+/** A file name from the dashboard's name (letters, digits, `-` and `_` only), saying what a rollup export holds. */
+export function exportFilename(
+  name: string,
+  now: Date,
+  resolution: contract.ExportResolution = 'raw',
+): string {
   const safe =
     name
       .normalize('NFKD')
@@ -478,12 +483,14 @@ export function exportFilename(name: string, now: Date): string {
       .replace(/[^A-Za-z0-9_-]+/g, '_')
       .replace(/^_+|_+$/g, '')
       .slice(0, 80) || 'dashboard';
-  return `${safe}-${now.toISOString().slice(0, 10)}.csv`;
+  const holds = resolution === 'raw' ? '' : `-${resolution}-averages`;
+  return `${safe}-${now.toISOString().slice(0, 10)}${holds}.csv`;
 }
 
 /**
  * CSV of the current version's device-bound values between from and to: one row per time (UTC, milliseconds),
- * columns `time` then `{slot}:{path}`. Each slot shows the device `slots` gives (it must be of the organization,
+ * columns `time` then `{slot}:{path}`; the stored values, or the averages of the 1-minute or 1-hour rollups (a row
+ * per bucket start, text paths empty) as `resolution` asks or `exportResolutionFor` picks. Each slot shows the device `slots` gives (it must be of the organization,
  * else 400 naming the slot) or the slot's default device; paths the caller's data roles hide are left out (r).
  */
 export async function exportData(
@@ -492,7 +499,7 @@ export async function exportData(
   id: string,
   input: contract.DataExport,
   { now = new Date(), limit = EXPORT_ROW_LIMIT }: { now?: Date; limit?: number } = {},
-): Promise<{ filename: string; body: string }> {
+): Promise<{ filename: string; body: string; resolution: contract.ExportResolution }> {
   const { org, row } = await dashboardWithAccess(db, principal, 'dashboard', id);
   const range = rangeOf('body', input.from, input.to);
   const stored = await versionOf(db, row, row.currentVersion);
@@ -519,6 +526,10 @@ export async function exportData(
   }
   const access = await dataAccessOf(db, principal.userId, org.id);
   const columns = columnsOf(document).filter((column) => access.canRead(column.path));
+  const resolution =
+    !input.resolution || input.resolution === 'auto'
+      ? contract.exportResolutionFor(range.from.getTime(), range.to.getTime())
+      : input.resolution;
 
   // time -> column index -> value
   const rows = new Map<string, Map<number, unknown>>();
@@ -526,7 +537,10 @@ export async function exportData(
     const indexes = columns.flatMap((column, index) => (column.slot === slot ? [index] : []));
     if (indexes.length === 0) continue;
     const paths = [...new Set(indexes.map((index) => columns[index]?.path ?? ''))];
-    const found = await store.telemetryOf(db, deviceId, paths, range, limit);
+    const found =
+      resolution === 'raw'
+        ? await store.telemetryOf(db, deviceId, paths, range, limit)
+        : await rollupAverages(db, deviceId, paths, resolution, range, limit);
     for (const record of found) {
       let cells = rows.get(record.ts);
       if (!cells) {
@@ -545,5 +559,5 @@ export async function exportData(
     const cells = rows.get(time) ?? new Map<number, unknown>();
     body += `${[csvCell(time), ...columns.map((_, index) => valueCell(cells.get(index)))].join(',')}\r\n`;
   }
-  return { filename: exportFilename(row.name, now), body };
+  return { filename: exportFilename(row.name, now, resolution), body, resolution };
 }

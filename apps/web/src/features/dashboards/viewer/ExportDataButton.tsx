@@ -1,4 +1,15 @@
-import { Alert, Button, Group, Popover, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { dashboards } from '@edgeport/contract/values';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Group,
+  Popover,
+  SegmentedControl,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -27,6 +38,8 @@ const CUSTOM = 'custom';
 /**
  * "Export data": a popover to choose a range (last hour, 24 hours, 7 days, or from–to), then the CSV of the values the
  * dashboard's widgets show for the viewer's devices, with the bytes received while it loads and the server's error.
+ * It says what the file holds: the stored values, or for a long range 1-minute or 1-hour averages (the stored values
+ * can still be asked for).
  */
 export function ExportDataButton({ dashboardId, slotDevices }: Props) {
   const { t, i18n } = useTranslation();
@@ -35,10 +48,15 @@ export function ExportDataButton({ dashboardId, slotDevices }: Props) {
   const [choice, setChoice] = useState<ExportChoice>({ kind: 'preset', preset: '24h' });
   const [bytes, setBytes] = useState<number | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const [rawInstead, setRawInstead] = useState(false);
   const running = useRef<AbortController | null>(null);
   useEffect(() => () => running.current?.abort(), []);
 
   const range = exportRange(choice, Date.now());
+  const automatic = range.ok
+    ? dashboards.exportResolutionFor(Date.parse(range.from), Date.parse(range.to))
+    : 'raw';
+  const resolution = rawInstead ? 'raw' : automatic;
   const start = async () => {
     if (!range.ok) return;
     const controller = new AbortController();
@@ -49,7 +67,7 @@ export function ExportDataButton({ dashboardId, slotDevices }: Props) {
       const size = await downloadDashboardData(
         await token(),
         dashboardId,
-        { from: range.from, to: range.to, slots: exportSlots(slotDevices) },
+        { from: range.from, to: range.to, slots: exportSlots(slotDevices), resolution },
         setBytes,
         controller.signal,
       );
@@ -136,10 +154,23 @@ export function ExportDataButton({ dashboardId, slotDevices }: Props) {
               />
             </Group>
           )}
-          {!range.ok && (
+          {!range.ok ? (
             <Text size="xs" c="red" role="alert">
               {t(`dashboardViewer.export.problems.${range.problem}`)}
             </Text>
+          ) : (
+            <Text size="xs" c="dimmed" data-testid="dashboard-export-holds">
+              {t(`dashboardViewer.export.holds.${resolution}`)}
+            </Text>
+          )}
+          {range.ok && automatic !== 'raw' && (
+            <Checkbox
+              size="xs"
+              label={t('dashboardViewer.export.rawInstead')}
+              checked={rawInstead}
+              onChange={(event) => setRawInstead(event.currentTarget.checked)}
+              data-testid="dashboard-export-raw"
+            />
           )}
           {error !== null && (
             <Alert
