@@ -7,8 +7,10 @@
  * second): `RollupAccumulator.flush` at the batch's time adds the minutes that are over; the rest at the end of the
  * round, so the rollup job's work counts. The rounds alternate a, b, b, a, … after one warm-up round of each;
  * both get the same messages (times of today, one second apart per device). JSON encoding is inside the timing, as in
- * the server.
+ * the server. After each batch the loop lets other tasks run (as the pipeline does between network events): PGlite
+ * answers within microtasks, so a loop of awaits alone would starve a retention run waiting for its next turn.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../apps/server/src/db/index.ts';
 import { insertTelemetry, type TelemetryRow } from '../../apps/server/src/ingest/store.ts';
@@ -48,6 +50,70 @@ function batchesOf(deviceIds: readonly string[], round: number, batches: number,
   return list;
 }
 
+/**
+ * One round as the ingest pipeline stores it: a batch after the other into today's partition, its rollups
+ * accumulated, flushed every second of data time what is due, the rest at the end.
+ */
+async function ingestRound(
+  db: Db,
+  list: readonly TelemetryRow[][],
+  startMs: number,
+): Promise<{ seconds: number; foldShare: number }> {
+  const started = performance.now();
+  const rollups = new RollupAccumulator();
+  for (const rows of list) {
+    await insertTelemetry(db, rows);
+    const receivedMs = rows[0]?.ts ?? startMs;
+    for (const row of rows) rollups.add(row.deviceId, row.ts, row.values, receivedMs);
+    await rollups.flush(db, 'bench', receivedMs + 1000);
+    await nextTurn();
+  }
+  const folding = performance.now();
+  await rollups.flush(db, 'bench');
+  const ended = performance.now();
+  return { seconds: (ended - started) / 1000, foldShare: (ended - folding) / (ended - started) };
+}
+
+export type DuringResult = {
+  /** Messages per second of the rounds run while `work` ran, and of as many rounds right after it. */
+  during: number[];
+  alone: number[];
+  workS: number;
+};
+
+/**
+ * Ingest rounds (the pipeline's storage path) while `work` runs (a retention run), then as many rounds without it,
+ * alternating nothing: the rounds during are whatever fits in the work's time (at least one).
+ */
+export async function measureIngestDuring(
+  db: Db,
+  work: () => Promise<unknown>,
+  options: { batches: number; startMs: number; log: (message: string) => void },
+): Promise<DuringResult> {
+  const { batches, startMs, log } = options;
+  const deviceIds = Array.from({ length: INGEST_DEVICES }, () => crypto.randomUUID());
+  await ensurePartitionsBetween(db, startMs, startMs + 1000 * batches);
+  const rate = (round: { seconds: number }) => (batches * INGEST_DEVICES) / round.seconds;
+  const result: DuringResult = { during: [], alone: [], workS: 0 };
+  let round = 0;
+  const next = () => ingestRound(db, batchesOf(deviceIds, round++, batches, startMs), startMs);
+  await next(); // warm-up
+  const started = performance.now();
+  let done = false;
+  const running = work().finally(() => {
+    done = true;
+    result.workS = (performance.now() - started) / 1000;
+  });
+  while (!done || result.during.length === 0) result.during.push(rate(await next()));
+  await running;
+  for (let i = 0; i < result.during.length; i++) result.alone.push(rate(await next()));
+  log(
+    `ingest during the work (${Math.round(result.workS)} s): ${result.during.map(Math.round).join(', ')} messages/s; ` +
+      `alone after: ${result.alone.map(Math.round).join(', ')}`,
+  );
+  return result;
+}
+
 /** The flat table's insert, as the server wrote every batch before partitioning. */
 async function insertFlat(db: Db, rows: readonly TelemetryRow[]): Promise<void> {
   const json = JSON.stringify(rows.map((row) => ({ d: row.deviceId, t: row.ts, v: row.values })));
@@ -76,24 +142,13 @@ export async function measureIngest(
       const list = batchesOf(deviceIds, round, batches, startMs);
       const flat = async () => {
         const started = performance.now();
-        for (const rows of list) await insertFlat(db, rows);
+        for (const rows of list) {
+          await insertFlat(db, rows);
+          await nextTurn();
+        }
         return (performance.now() - started) / 1000;
       };
-      const partitioned = async () => {
-        const started = performance.now();
-        const rollups = new RollupAccumulator();
-        // What the ingest pipeline does: store a batch, accumulate its rollups, flush every second what is due.
-        for (const rows of list) {
-          await insertTelemetry(db, rows);
-          const receivedMs = rows[0]?.ts ?? startMs;
-          for (const row of rows) rollups.add(row.deviceId, row.ts, row.values, receivedMs);
-          await rollups.flush(db, 'bench', receivedMs + 1000);
-        }
-        const folding = performance.now();
-        await rollups.flush(db, 'bench');
-        const ended = performance.now();
-        return { seconds: (ended - started) / 1000, foldShare: (ended - folding) / (ended - started) };
-      };
+      const partitioned = () => ingestRound(db, list, startMs);
       let flatS: number;
       let part: { seconds: number; foldShare: number };
       if (round % 2 === 1) {
