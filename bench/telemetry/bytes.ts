@@ -32,8 +32,8 @@ export async function measureBytes(
   try {
     const { db } = bench;
     const deviceId = crypto.randomUUID();
-    // Yesterday (UTC): a day that is over, as compaction wants it.
-    const dayMs = dayOf(Date.now()) - DAY_MS;
+    // The day before yesterday (UTC): over by more than COMPACT_AFTER_MS whatever the time of day.
+    const dayMs = dayOf(Date.now()) - 2 * DAY_MS;
     await createFlatTable(db, FLAT_TABLE);
     const messages = await insertDay(db, FLAT_TABLE, [deviceId], dayMs, 1000, 0);
     await vacuumAnalyze(db, FLAT_TABLE);
