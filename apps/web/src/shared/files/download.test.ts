@@ -30,7 +30,12 @@ describe('CSV download', () => {
 
   it('formats sizes in the locale', () => {
     expect(formatBytes(512, 'en-US')).toBe('512 byte');
-    expect(formatBytes(14_400, 'en-US')).toBe('14 kB');
+    expect(formatBytes(14_400, 'en-US')).toBe('14.4 kB');
+    expect(formatBytes(14_400, 'en-US', { decimals: 0 })).toBe('14 kB');
+    expect(formatBytes(1536, 'en-US', { base: 1024 })).toBe('1.5 KiB');
+    expect(formatBytes(10 * 1024 * 1024, 'de-DE', { base: 1024 })).toBe('10 MiB');
+    // French puts a narrow no-break space before the unit.
+    expect(formatBytes(2.5e9, 'fr-FR')).toMatch(/^2,5\sGo$/);
     expect(formatBytes(3_250_000, 'de-DE')).toBe('3,3 MB');
   });
 });

@@ -26,20 +26,34 @@ export function attachmentName(header: string | null, fallback: string): string 
   return name ? name : fallback;
 }
 
-/** A byte count for people: "812 B", "14 kB", "3.2 MB" in the given locale. */
-export function formatBytes(bytes: number, locale: string): string {
-  const [unit, value] =
-    bytes >= 1_000_000
-      ? ['megabyte', bytes / 1_000_000]
-      : bytes >= 1_000
-        ? ['kilobyte', bytes / 1_000]
-        : ['byte', bytes];
-  return new Intl.NumberFormat(locale, {
-    style: 'unit',
-    unit,
-    unitDisplay: 'short',
-    maximumFractionDigits: unit === 'megabyte' ? 1 : 0,
-  }).format(value);
+export type ByteBase = 1000 | 1024;
+
+const DECIMAL_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
+/** Intl knows no kibibyte: the binary units are written after the number as they are everywhere. */
+const BINARY_UNITS = ['KiB', 'MiB', 'GiB', 'TiB'] as const;
+
+/**
+ * A byte count for people (spec 9): base 1000 (kB, MB, …, the default) or 1024 (KiB, MiB, …), one decimal unless
+ * told otherwise, in the locale's digits. Bytes themselves have no decimals.
+ */
+export function formatBytes(
+  bytes: number,
+  locale: string,
+  { base = 1000, decimals = 1 }: { base?: ByteBase; decimals?: number } = {},
+): string {
+  let step = 0;
+  let value = bytes;
+  while (Math.abs(value) >= base && step < DECIMAL_UNITS.length - 1) {
+    value /= base;
+    step += 1;
+  }
+  const number = (unit?: string) =>
+    new Intl.NumberFormat(locale, {
+      ...(unit ? { style: 'unit' as const, unit, unitDisplay: 'short' as const } : {}),
+      maximumFractionDigits: step === 0 ? 0 : decimals,
+    }).format(value);
+  if (step === 0 || base === 1000) return number(DECIMAL_UNITS[step]);
+  return `${number()} ${BINARY_UNITS[step - 1]}`;
 }
 
 /** Hands a downloaded file to the browser to save (an object URL on a temporary link). */

@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationApi } from '../../../../app/use-organization-api.ts';
+import { formatBytes } from '../../../../shared/files/download.ts';
 import { describeError } from '../../../../shared/http/describe.ts';
 import { showEditorMessage } from '../../../../shared/ui/editor-messages.ts';
 import { AssetStorageUsage, assetStorageKey } from '../AssetStorageUsage.tsx';
@@ -25,7 +26,7 @@ const MAX_BYTES = 10 * 1024 * 1024;
 
 /** The image of an image widget: an asset of the dashboard (uploaded here, with progress) or of the organization's gallery. */
 export function ImageAssetField({ dashboardId, source, asset, onChange }: Props) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { organization, token } = useOrganizationApi();
   const queryClient = useQueryClient();
   const [progress, setProgress] = useState<number | null>(null);
@@ -53,7 +54,12 @@ export function ImageAssetField({ dashboardId, source, asset, onChange }: Props)
   const upload = async (file: File | null) => {
     if (!file || !dashboardId) return;
     if (file.size > MAX_BYTES) {
-      showEditorMessage({ color: 'red', message: t('dashboardEditor.image.tooLarge', { max: '10 MiB' }) });
+      showEditorMessage({
+        color: 'red',
+        message: t('dashboardEditor.image.tooLarge', {
+          max: formatBytes(MAX_BYTES, i18n.language, { base: 1024 }),
+        }),
+      });
       return;
     }
     const name = assetNameOf(file.name);
