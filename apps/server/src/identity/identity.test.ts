@@ -156,6 +156,22 @@ describe('Keycloak-compatible login', () => {
     expect(after.json().error).toBe('invalid_grant');
   });
 
+  it("ends the session on logout by POST, as keycloak-js sends it with logoutMethod 'POST'", async () => {
+    const { browser, tokens } = await login();
+    const page = await browser.request('POST', '/auth/realms/acme/protocol/openid-connect/logout', {
+      client_id: 'web-portal',
+      id_token_hint: tokens.id_token,
+      post_logout_redirect_uri: `${browser.origin}/`,
+    });
+    expect(page.statusCode, page.body).toBe(200);
+    expect(page.body).toContain("document.getElementById('op.logoutForm').submit()");
+    const form = /<form[^>]*action="([^"]+)"[^>]*>/.exec(page.body);
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(page.body)?.[1];
+    const confirmed = await browser.request('POST', String(form?.[1]), { xsrf: xsrf ?? '', logout: 'yes' });
+    expect(confirmed.headers.location).toBe(`${browser.origin}/`);
+    expect((await refresh(browser, tokens.refresh_token)).statusCode).toBe(400);
+  });
+
   it('asks for confirmation when logout comes without a valid hint', async () => {
     const { browser } = await login();
     const page = await browser.request('GET', '/auth/realms/acme/protocol/openid-connect/logout');

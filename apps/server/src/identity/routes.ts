@@ -149,6 +149,20 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityOpti
       return passToProvider(request, reply);
     },
   });
+  // keycloak-js's logoutMethod 'POST' sends the logout parameters as a form. oidc-provider takes POST there only with
+  // SameSite=None cookies (which plain http cannot set), so the form goes on as the GET it also answers.
+  app.post('/auth/realms/:realm/protocol/openid-connect/logout', (request, reply) => {
+    const raw = request.raw as RawWithBody;
+    const url = new URL(raw.url ?? '/', 'http://localhost');
+    for (const [name, value] of Object.entries((request.body ?? {}) as Record<string, unknown>))
+      if (typeof value === 'string') url.searchParams.set(name, value);
+    raw.method = 'GET';
+    raw.url = `${url.pathname}${url.search}`;
+    delete raw.body;
+    delete raw.headers['content-type'];
+    delete raw.headers['content-length'];
+    return passToProvider(request, reply);
+  });
   app.all('/auth/realms/:realm', passToProvider);
   app.all('/auth/realms/:realm/*', passToProvider);
 
