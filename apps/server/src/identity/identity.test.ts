@@ -158,6 +158,18 @@ describe('Keycloak-compatible login', () => {
 
   it("ends the session on logout by POST, as keycloak-js sends it with logoutMethod 'POST'", async () => {
     const { browser, tokens } = await login();
+    const bearerOf = { authorization: `Bearer ${tokens.access_token}` };
+    const userinfo = () =>
+      browser.request('GET', '/auth/realms/acme/protocol/openid-connect/userinfo', undefined, bearerOf);
+    const profile = () => browser.request('GET', '/auth/realms/acme/account', undefined, bearerOf);
+    // keycloak-js loadUserProfile() reads Keycloak's account representation.
+    expect((await profile()).json()).toMatchObject({
+      id: tenants.adminA.id,
+      username: tenants.adminA.email,
+      email: tenants.adminA.email,
+      emailVerified: true,
+    });
+    expect((await userinfo()).statusCode).toBe(200);
     const page = await browser.request('POST', '/auth/realms/acme/protocol/openid-connect/logout', {
       client_id: 'web-portal',
       id_token_hint: tokens.id_token,
@@ -170,6 +182,9 @@ describe('Keycloak-compatible login', () => {
     const confirmed = await browser.request('POST', String(form?.[1]), { xsrf: xsrf ?? '', logout: 'yes' });
     expect(confirmed.headers.location).toBe(`${browser.origin}/`);
     expect((await refresh(browser, tokens.refresh_token)).statusCode).toBe(400);
+    // The access token is unexpired, but its session is gone: it reads nothing any more, as in Keycloak.
+    expect((await userinfo()).statusCode).toBe(401);
+    expect((await profile()).statusCode).toBe(401);
   });
 
   it('asks for confirmation when logout comes without a valid hint', async () => {

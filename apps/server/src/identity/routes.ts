@@ -104,20 +104,42 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityOpti
     sendScriptPage(reply, thirdPartyCookiesStep2),
   );
 
-  const userinfo = async (request: FastifyRequest, reply: FastifyReply) => {
-    const realm = realmOf(request);
+  /** The account of the request's bearer token while the token's session is live, else a 401 sent. */
+  const liveAccountOf = async (request: FastifyRequest, reply: FastifyReply) => {
     try {
-      const token = await verifyToken(bearer(request) ?? '', realm.name);
-      const account = await findAccount(db, realm.name, token.subject);
+      const token = await verifyToken(bearer(request) ?? '', realmOf(request).name);
+      const account = await findAccount(db, realmOf(request).name, token.subject);
       if (!account?.enabled) throw new TokenRejected('account not found');
-      return accountClaims(account);
+      // As Keycloak: a token of a session that was logged out reads nothing any more.
+      const session = await sessionOfToken(db, token.payload.sid, account.id, clock.now());
+      if (session === 'ended' || session === 'tooOld') throw new TokenRejected('session not active');
+      return account;
     } catch {
-      return reply
+      await reply
         .code(401)
         .header('www-authenticate', 'Bearer error="invalid_token"')
         .send({ error: 'invalid_token', error_description: 'Token verification failed' });
+      return undefined;
     }
   };
+  const userinfo = async (request: FastifyRequest, reply: FastifyReply) => {
+    const account = await liveAccountOf(request, reply);
+    return account ? accountClaims(account) : reply;
+  };
+  // keycloak-js loadUserProfile(): Keycloak's account representation of the token's user.
+  app.get('/auth/realms/:realm/account', async (request, reply) => {
+    const account = await liveAccountOf(request, reply);
+    if (!account) return reply;
+    return reply.header('cache-control', 'no-store').send({
+      id: account.id,
+      username: account.email,
+      email: account.email,
+      firstName: account.firstName,
+      lastName: account.lastName,
+      emailVerified: true,
+      attributes: account.locale ? { locale: [account.locale] } : {},
+    });
+  });
   app.get('/auth/realms/:realm/protocol/openid-connect/userinfo', userinfo);
   app.post('/auth/realms/:realm/protocol/openid-connect/userinfo', userinfo);
 
