@@ -80,6 +80,10 @@ describe('Keycloak-compatible login', () => {
     expect(access.iss).toBe('http://acme.app.localhost:8080/auth/realms/acme');
     expect(access.sub).toBe(tenants.adminA.id);
     expect(typeof access.sid).toBe('string');
+    // As Keycloak's: the ID token names the session too, and the access token carries the default roles.
+    expect(decodePayload(tokens.id_token).sid).toBe(access.sid);
+    expect(access.realm_access).toEqual({ roles: ['default-roles-acme', 'offline_access', 'uma_authorization'] });
+    expect(access.resource_access).toEqual({ account: { roles: ['manage-account', 'view-profile'] } });
     expect(decodePayload(tokens.refresh_token).typ).toBe('Refresh');
     expect(decodePayload(tokens.id_token).email).toBe(tenants.adminA.email);
   });
@@ -94,6 +98,9 @@ describe('Keycloak-compatible login', () => {
       'http://acme.app.localhost:8080/auth/realms/acme/protocol/openid-connect/token',
     );
     expect(discovery.jwks_uri).toMatch(/protocol\/openid-connect\/certs$/);
+    expect(discovery.check_session_iframe).toBe(
+      'http://acme.app.localhost:8080/auth/realms/acme/protocol/openid-connect/login-status-iframe.html',
+    );
     expect(discovery.code_challenge_methods_supported).toEqual(['S256']);
     expect(discovery.response_modes_supported).toEqual(expect.arrayContaining(['query', 'fragment']));
   });

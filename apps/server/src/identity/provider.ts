@@ -82,11 +82,17 @@ export function createRealmProvider(options: RealmProviderOptions): Provider {
     responseTypes: ['code'],
     scopes: ['openid', 'offline_access', 'profile', 'email'],
     claims: {
-      openid: ['sub', 'amr'],
+      // sid in the ID token too, as Keycloak's (keycloak-js keeps it as the session id).
+      openid: ['sub', 'amr', 'sid'],
       email: ['email', 'email_verified'],
       profile: ['name', 'given_name', 'family_name', 'preferred_username', 'locale'],
     },
     conformIdTokenClaims: false,
+    // Keycloak names its session-check page (served by routes.ts) in the discovery document.
+    discovery: {
+      claim_types_supported: ['normal'],
+      check_session_iframe: `${options.issuer}/protocol/openid-connect/login-status-iframe.html`,
+    },
     extraParams: ['kc_action', 'kc_locale', 'kc_idp_hint'],
     ttl: { ...TOKEN_TTL },
     routes: KEYCLOAK_ROUTES,
@@ -117,12 +123,13 @@ export function createRealmProvider(options: RealmProviderOptions): Provider {
         }),
       },
     },
-    findAccount: async (ctx, sub) => {
+    findAccount: async (ctx, sub, token) => {
       const account = await accountOf(ctx, sub);
       if (!account?.enabled) return undefined;
+      const sid = token && 'sessionUid' in token ? token.sessionUid : undefined;
       return {
         accountId: account.id,
-        claims: () => accountClaims(account),
+        claims: () => ({ ...accountClaims(account), ...(sid ? { sid } : {}) }),
       };
     },
     // Keycloak issues refresh tokens to every standard-flow client, not only with offline_access.
@@ -138,6 +145,7 @@ export function createRealmProvider(options: RealmProviderOptions): Provider {
       grant.addOIDCScope(OIDC_SCOPES);
       grant.addOIDCClaims([
         'sub',
+        'sid',
         'email',
         'email_verified',
         'name',
@@ -155,6 +163,9 @@ export function createRealmProvider(options: RealmProviderOptions): Provider {
       return {
         sid: 'sessionUid' in token ? token.sessionUid : undefined,
         azp: 'clientId' in token ? token.clientId : undefined,
+        // Keycloak's default roles of every user, for keycloak-js hasRealmRole / hasResourceRole.
+        realm_access: { roles: [`default-roles-${realm}`, 'offline_access', 'uma_authorization'] },
+        resource_access: { account: { roles: ['manage-account', 'view-profile'] } },
         typ: 'Bearer',
         email: account?.email,
         preferred_username: account?.email,
