@@ -82,9 +82,19 @@ describe('Keycloak-compatible login', () => {
     expect(typeof access.sid).toBe('string');
     // As Keycloak's: the ID token names the session too, and the access token carries the default roles.
     expect(decodePayload(tokens.id_token).sid).toBe(access.sid);
-    expect(access.realm_access).toEqual({ roles: ['default-roles-acme', 'offline_access', 'uma_authorization'] });
+    expect(access.realm_access).toEqual({
+      roles: ['default-roles-acme', 'offline_access', 'uma_authorization'],
+    });
     expect(access.resource_access).toEqual({ account: { roles: ['manage-account', 'view-profile'] } });
     expect(decodePayload(tokens.refresh_token).typ).toBe('Refresh');
+    // Signed, as Keycloak's (HS512), not an unsigned JWT.
+    expect(JSON.parse(Buffer.from(tokens.refresh_token.split('.')[0] ?? '', 'base64url').toString())).toEqual(
+      {
+        alg: 'HS512',
+        typ: 'JWT',
+      },
+    );
+    expect(tokens.refresh_token.split('.')[2]).toMatch(/^[\w-]{86}$/);
     expect(decodePayload(tokens.id_token).email).toBe(tenants.adminA.email);
   });
 

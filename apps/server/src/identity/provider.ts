@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { JWK } from 'jose';
 import Provider, { type Configuration, interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Db } from '../db/index.ts';
@@ -185,7 +186,7 @@ export function createRealmProvider(options: RealmProviderOptions): Provider {
   };
   const provider = new Provider(options.issuer, configuration);
   provider.proxy = true;
-  useJwtShapedRefreshTokens(provider);
+  useSignedJwtRefreshTokens(provider, options.cookieKeys[0] ?? '');
   allowAnyPathOnPortalOrigins(provider, portalOrigins);
   return provider;
 }
@@ -209,18 +210,22 @@ function keycloakPromptPolicy() {
 }
 
 /**
- * keycloak-js decodes the refresh token as a JWT. oidc-provider's refresh tokens are opaque, so their id is given
- * a JWT shape (an unsigned header and payload followed by the random id); the value is still only a lookup key.
+ * keycloak-js decodes the refresh token as a JWT, and Keycloak's are signed (HMAC with a realm secret). oidc-provider's
+ * refresh tokens are opaque, so their id is made a JWT signed with HS512 by the realm's first cookie key, its random
+ * id as `jti`. The value is still only a lookup key: a token that is not stored is refused whatever it says.
  */
-function useJwtShapedRefreshTokens(provider: Provider) {
+function useSignedJwtRefreshTokens(provider: Provider, secret: string) {
+  if (!secret) throw new Error('a realm needs a cookie key to sign refresh tokens');
   const proto = provider.RefreshToken.prototype as unknown as { generateTokenId(): string };
   const original = proto.generateTokenId;
-  proto.generateTokenId = function generateJwtShapedId(this: unknown) {
-    const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
-    const payload = Buffer.from(
-      JSON.stringify({ typ: 'Refresh', iat: Math.floor(Date.now() / 1000) }),
-    ).toString('base64url');
-    return `${header}.${payload}.${original.call(this)}`;
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  proto.generateTokenId = function generateSignedJwtId(this: unknown) {
+    const signed = `${part({ alg: 'HS512', typ: 'JWT' })}.${part({
+      typ: 'Refresh',
+      iat: Math.floor(Date.now() / 1000),
+      jti: original.call(this),
+    })}`;
+    return `${signed}.${createHmac('sha512', secret).update(signed).digest('base64url')}`;
   };
 }
 
