@@ -1,4 +1,4 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type SQL, sql } from 'drizzle-orm';
 import type { TelemetryRetention } from '../config.ts';
 import type { Db } from '../db/index.ts';
@@ -7,7 +7,12 @@ import { DAY_MS, type Partition, partitionsOf } from './partitions.ts';
 import { ROLLUP_WIDTHS } from './rollups.ts';
 
 /** Rows one delete statement removes: small enough that ingest statements run between two of them. */
-export const RETENTION_BATCH_ROWS = 5_000;
+export const RETENTION_BATCH_ROWS = 1_000;
+/**
+ * After each statement retention waits this many times as long as the statement took, so it takes at most a tenth
+ * of the database's time. On PGlite (one connection) a 5,000-row batch every turn left ingest 15 % of its rate.
+ */
+const RETENTION_PAUSE_FACTOR = 9;
 
 /** What a run removed: whole partitions, rows and whole blocks (`deletedRows`), rollup rows. */
 export type RetentionRun = { droppedPartitions: string[]; deletedRows: number; deletedRollups: number };
@@ -17,8 +22,10 @@ type Cutoff = { organizationId: string; cutoffMs: number };
 /**
  * Removes what every organization keeps no longer: raw values and minute rollups older than the organization's
  * `telemetryRetentionDays` (else the server's default), hour rollups older than the server's rollup retention.
- * A partition older than every organization's cutoff is dropped whole; in the others, rows go in small batches so
- * that ingest never waits long.
+ * A partition older than every organization's cutoff is dropped whole. Everything else goes device by device (and
+ * path by path for rollups) along the tables' (device, time) indexes, at most `batchRows` rows a statement: each
+ * statement reads only what it deletes, so ingest statements run between two of them. (A batch chosen across the
+ * whole table scanned it every time: with a year of rollups, ingest fell to 15 % while retention ran on PGlite.)
  */
 export async function applyRetention(
   db: Db,
@@ -31,27 +38,47 @@ export async function applyRetention(
   if (cutoffs.length === 0) return run;
   const earliest = Math.min(...cutoffs.map((entry) => entry.cutoffMs));
   const latest = Math.max(...cutoffs.map((entry) => entry.cutoffMs));
+  const kept: Partition[] = [];
   for (const partition of await partitionsOf(db)) {
     if (partition.toMs <= earliest) {
       await db.execute(sql`drop table if exists ${sql.identifier(partition.name)}`);
       run.droppedPartitions.push(partition.name);
-    } else if ((partition.fromMs ?? Number.NEGATIVE_INFINITY) < latest) {
-      run.deletedRows += await deleteInBatches(() => deleteRawBatch(db, partition, cutoffs, batchRows));
+    } else if ((partition.fromMs ?? Number.NEGATIVE_INFINITY) < latest) kept.push(partition);
+  }
+  const hourCutoff = sql`${new Date(nowMs - retention.rollupDays * DAY_MS).toISOString()}::timestamptz`;
+  for (const { deviceId, cutoffMs } of await devicesOf(db, cutoffs)) {
+    const cutoff = sql`${new Date(cutoffMs).toISOString()}::timestamptz`;
+    const device = sql`device_id = ${deviceId}::uuid`;
+    for (const partition of kept.filter((one) => (one.fromMs ?? Number.NEGATIVE_INFINITY) < cutoffMs))
+      run.deletedRows += await deleteInBatches(
+        db,
+        sql`${sql.identifier(partition.name)}`,
+        sql`${device} and ts < ${cutoff}`,
+        batchRows,
+      );
+    run.deletedRows += await deleteInBatches(
+      db,
+      sql`telemetry_blocks`,
+      sql`${device} and hour <= ${cutoff} - interval '1 hour'`,
+      batchRows,
+    );
+    for (const path of await rollupPathsOf(db, deviceId)) {
+      const rollups = sql`${device} and path = ${path}`;
+      run.deletedRollups += await deleteInBatches(
+        db,
+        sql`telemetry_rollups`,
+        sql`${rollups} and width_s = ${ROLLUP_WIDTHS.minute} and bucket <= ${cutoff} - interval '1 minute'`,
+        batchRows,
+      );
+      run.deletedRollups += await deleteInBatches(
+        db,
+        sql`telemetry_rollups`,
+        sql`${rollups} and width_s = ${ROLLUP_WIDTHS.hour} and bucket <= ${hourCutoff} - interval '1 hour'`,
+        batchRows,
+      );
     }
   }
-  run.deletedRows += await deleteInBatches(() => deleteBlockBatch(db, cutoffs, batchRows));
   await trimBlocks(db, cutoffs);
-  run.deletedRollups += await deleteInBatches(() => deleteMinuteRollupBatch(db, cutoffs, batchRows));
-  const hourCutoff = new Date(nowMs - retention.rollupDays * DAY_MS).toISOString();
-  run.deletedRollups += await deleteInBatches(() =>
-    deleteCount(
-      db,
-      sql`delete from telemetry_rollups where ctid = any(array(
-        select ctid from telemetry_rollups
-        where width_s = ${ROLLUP_WIDTHS.hour} and bucket + interval '1 hour' <= ${hourCutoff}::timestamptz
-        limit ${batchRows}))`,
-    ),
-  );
   return run;
 }
 
@@ -74,36 +101,51 @@ function cutoffTable(cutoffs: readonly Cutoff[]) {
   return sql`(select x.o, to_timestamp(x.c / 1000.0) as cutoff from jsonb_to_recordset(${json}::jsonb) as x(o uuid, c float8))`;
 }
 
+/** Every device with its organization's cutoff. */
+async function devicesOf(
+  db: Db,
+  cutoffs: readonly Cutoff[],
+): Promise<{ deviceId: string; cutoffMs: number }[]> {
+  const cutoffOf = new Map(cutoffs.map((entry) => [entry.organizationId, entry.cutoffMs]));
+  const result = await db.execute(sql`select id, organization_id from devices order by id`);
+  return (result as unknown as { rows: { id: string; organization_id: string }[] }).rows.flatMap((row) => {
+    const cutoffMs = cutoffOf.get(row.organization_id);
+    return cutoffMs === undefined ? [] : [{ deviceId: row.id, cutoffMs }];
+  });
+}
+
+/** The paths a device has rollups of, one primary-key probe each (a loose index scan). */
+async function rollupPathsOf(db: Db, deviceId: string): Promise<string[]> {
+  const result = await db.execute(sql`
+    with recursive paths as (
+      select min(path) as path from telemetry_rollups where device_id = ${deviceId}::uuid
+      union all
+      select (select min(r.path) from telemetry_rollups r where r.device_id = ${deviceId}::uuid and r.path > paths.path)
+      from paths where paths.path is not null
+    )
+    select path from paths where path is not null`);
+  return (result as unknown as { rows: { path: string }[] }).rows.map((row) => row.path);
+}
+
 /**
- * Deletes one batch of `table`'s rows (alias `x`, with `device_id`) that `condition` finds past their device's
- * organization's cutoff (`c.cutoff`); answers how many went.
+ * Deletes the rows of `table` that `condition` finds (a range of one of its indexes), at most `limit` a statement,
+ * pausing after each (RETENTION_PAUSE_FACTOR) so ingest keeps the database; answers how many went.
  */
-function deleteCutBatch(db: Db, table: SQL, condition: SQL, cutoffs: readonly Cutoff[], limit: number) {
-  return deleteCount(
-    db,
-    sql`delete from ${table} where ctid = any(array(
-      select x.ctid from ${table} x
-      join devices d on d.id = x.device_id
-      join ${cutoffTable(cutoffs)} c on c.o = d.organization_id
-      where ${condition}
-      limit ${limit}))`,
-  );
-}
-
-/** One batch of a partition's rows older than their device's organization's cutoff. */
-function deleteRawBatch(db: Db, partition: Partition, cutoffs: readonly Cutoff[], limit: number) {
-  return deleteCutBatch(db, sql`${sql.identifier(partition.name)}`, sql`x.ts < c.cutoff`, cutoffs, limit);
-}
-
-/** One batch of blocks whose whole hour is older than their device's organization's cutoff. */
-function deleteBlockBatch(db: Db, cutoffs: readonly Cutoff[], limit: number) {
-  return deleteCutBatch(
-    db,
-    sql`telemetry_blocks`,
-    sql`x.hour <= c.cutoff - interval '1 hour'`,
-    cutoffs,
-    limit,
-  );
+async function deleteInBatches(db: Db, table: SQL, condition: SQL, limit: number): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const started = performance.now();
+    const result = await db.execute(sql`
+      with gone as (
+        delete from ${table} where ctid = any(array(select ctid from ${table} where ${condition} limit ${limit}))
+        returning 1
+      )
+      select count(*)::int as n from gone`);
+    const deleted = Number((result as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0);
+    total += deleted;
+    await sleep((performance.now() - started) * RETENTION_PAUSE_FACTOR);
+    if (deleted < limit) return total;
+  }
 }
 
 /**
@@ -132,28 +174,4 @@ async function trimBlocks(db: Db, cutoffs: readonly Cutoff[]): Promise<void> {
           select 1 from block_values x where (x.device_id, x.hour, x.path) = (cut.device_id, cut.hour, cut.path))
     )
     ${writeBlocks}`);
-}
-
-/** Minute rollups are kept as long as the raw values they summarise: a bucket goes once all of it is past. */
-function deleteMinuteRollupBatch(db: Db, cutoffs: readonly Cutoff[], limit: number) {
-  const past = sql`x.width_s = ${ROLLUP_WIDTHS.minute} and x.bucket + interval '1 minute' <= c.cutoff`;
-  return deleteCutBatch(db, sql`telemetry_rollups`, past, cutoffs, limit);
-}
-
-async function deleteCount(db: Db, statement: ReturnType<typeof sql>): Promise<number> {
-  const result = await db.execute(
-    sql`with gone as (${statement} returning 1) select count(*)::int as n from gone`,
-  );
-  return Number((result as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0);
-}
-
-/** Repeats `batch` until it deletes nothing, letting other statements (ingest) run between two batches. */
-async function deleteInBatches(batch: () => Promise<number>): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const deleted = await batch();
-    total += deleted;
-    if (deleted === 0) return total;
-    await nextTurn();
-  }
 }
