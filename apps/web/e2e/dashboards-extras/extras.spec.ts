@@ -136,7 +136,9 @@ test('CSV export, remembered page and device, gallery widgets in the palette, as
   // Seven days: 1-minute averages, said before the download and in the file's name; the stored values on request.
   await page.getByTestId('dashboard-export').click();
   await dialog.getByText('Last 7 days').click();
-  await expect(dialog.getByTestId('dashboard-export-holds')).toHaveText('1-minute averages, a row per minute.');
+  await expect(dialog.getByTestId('dashboard-export-holds')).toHaveText(
+    '1-minute averages, a row per minute.',
+  );
   const averaging = page.waitForEvent('download');
   await dialog.getByTestId('dashboard-export-download').click();
   const averages = await averaging;
