@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
+import { rowsOf } from '../db/rows.ts';
 import { type Partition, partitionsOf } from './partitions.ts';
 
 /** How long after its day ends a partition waits for late values before it is compacted into blocks. */
@@ -34,7 +35,7 @@ async function compactPartition(db: Db, partition: Partition): Promise<number> {
   let blocks = 0;
   for (;;) {
     const result = await db.execute(sql`select distinct device_id from ${table}`);
-    const devices = (result as unknown as { rows: { device_id: string }[] }).rows;
+    const devices = rowsOf<{ device_id: string }>(result);
     if (devices.length === 0) return blocks;
     for (const { device_id } of devices) {
       blocks += await compactDeviceDay(db, table, device_id, partition);
@@ -115,7 +116,7 @@ async function dropIfEmpty(db: Db, partition: Partition): Promise<boolean> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`lock table ${table} in access exclusive mode`);
     const left = await tx.execute(sql`select 1 from ${table} limit 1`);
-    if ((left as unknown as { rows: unknown[] }).rows.length > 0) return false;
+    if (rowsOf<unknown>(left).length > 0) return false;
     await tx.execute(sql`drop table ${table}`);
     return true;
   });

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { sqlStateOf } from '../db/errors.ts';
 import type { Db } from '../db/index.ts';
+import { rowsOf } from '../db/rows.ts';
 
 /** Telemetry is partitioned by UTC day: a day's index stays small enough to be kept in memory while it is written. */
 export const DAY_MS = 24 * 60 * 60 * 1000;
@@ -88,7 +89,7 @@ export async function partitionsOf(db: Db): Promise<Partition[]> {
     select c.relname as name, pg_get_expr(c.relpartbound, c.oid) as bound
     from pg_inherits i join pg_class c on c.oid = i.inhrelid
     where i.inhparent = 'telemetry'::regclass`);
-  const rows = (result as unknown as { rows: { name: string; bound: string }[] }).rows;
+  const rows = rowsOf<{ name: string; bound: string }>(result);
   return rows
     .map((row) => ({ name: row.name, ...rangeOf(row.bound) }))
     .sort((a, b) => (a.fromMs ?? Number.NEGATIVE_INFINITY) - (b.fromMs ?? Number.NEGATIVE_INFINITY));

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type SQL, sql } from 'drizzle-orm';
 import type { TelemetryRetention } from '../config.ts';
 import type { Db } from '../db/index.ts';
+import { rowsOf } from '../db/rows.ts';
 import { writeBlocks } from './compaction.ts';
 import { DAY_MS, type Partition, partitionsOf } from './partitions.ts';
 import { ROLLUP_WIDTHS } from './rollups.ts';
@@ -89,7 +90,7 @@ async function cutoffsOf(db: Db, nowMs: number, defaultDays: number): Promise<Cu
       coalesce((l.limits ->> 'telemetryRetentionDays')::int, ${defaultDays}::int) as days
     from organizations o left join organization_limits l on l.organization_id = o.id
     where exists (select 1 from devices d where d.organization_id = o.id)`);
-  const rows = (result as unknown as { rows: { organization_id: string; days: number | string }[] }).rows;
+  const rows = rowsOf<{ organization_id: string; days: number | string }>(result);
   return rows.map((row) => ({
     organizationId: row.organization_id,
     cutoffMs: nowMs - Number(row.days) * DAY_MS,
@@ -108,7 +109,7 @@ async function devicesOf(
 ): Promise<{ deviceId: string; cutoffMs: number }[]> {
   const cutoffOf = new Map(cutoffs.map((entry) => [entry.organizationId, entry.cutoffMs]));
   const result = await db.execute(sql`select id, organization_id from devices order by id`);
-  return (result as unknown as { rows: { id: string; organization_id: string }[] }).rows.flatMap((row) => {
+  return rowsOf<{ id: string; organization_id: string }>(result).flatMap((row) => {
     const cutoffMs = cutoffOf.get(row.organization_id);
     return cutoffMs === undefined ? [] : [{ deviceId: row.id, cutoffMs }];
   });
@@ -124,7 +125,7 @@ async function rollupPathsOf(db: Db, deviceId: string): Promise<string[]> {
       from paths where paths.path is not null
     )
     select path from paths where path is not null`);
-  return (result as unknown as { rows: { path: string }[] }).rows.map((row) => row.path);
+  return rowsOf<{ path: string }>(result).map((row) => row.path);
 }
 
 /**
@@ -141,7 +142,7 @@ async function deleteInBatches(db: Db, table: SQL, condition: SQL, limit: number
         returning 1
       )
       select count(*)::int as n from gone`);
-    const deleted = Number((result as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0);
+    const deleted = Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
     total += deleted;
     await sleep((performance.now() - started) * RETENTION_PAUSE_FACTOR);
     if (deleted < limit) return total;

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
+import { rowsOf } from '../db/rows.ts';
 import { ROLLUP_WIDTHS, rebuildRecentRollups } from './rollups.ts';
 
 type Partial = { min: number; max: number; sum: number; count: number; lastTs: number; last: number };
@@ -63,7 +64,7 @@ export class RollupAccumulator {
     // Nothing to add: no write (an idle server leaves the database as it is).
     if (taken.size === 0) return;
     try {
-      await writePartials(db, instance, rowsOf(taken));
+      await writePartials(db, instance, rollupRowsOf(taken));
     } catch (error) {
       for (const [deviceId, paths] of taken)
         for (const [path, buckets] of paths)
@@ -127,7 +128,7 @@ function addTo(minutes: Minutes, deviceId: string, path: string, minute: number,
 type RollupRow = Partial & { deviceId: string; path: string; widthS: number; bucket: number };
 
 /** The minute partials, and per device, path and hour one partial made of its minutes. */
-function rowsOf(minutes: Minutes): RollupRow[] {
+function rollupRowsOf(minutes: Minutes): RollupRow[] {
   const rows: RollupRow[] = [];
   for (const [deviceId, paths] of minutes) {
     for (const [path, buckets] of paths) {
@@ -210,7 +211,7 @@ export async function repairAfterCrash(
   const result = await db.execute(
     sql`select (extract(epoch from flushed_at) * 1000)::float8 as flushed_ms, clean from telemetry_rollup_flushes where instance = ${instance}`,
   );
-  const [last] = (result as unknown as { rows: { flushed_ms: number; clean: boolean }[] }).rows;
+  const [last] = rowsOf<{ flushed_ms: number; clean: boolean }>(result);
   let repaired: { fromMs: number; toMs: number } | undefined;
   if (last && !last.clean) {
     const flushedMs = Number(last.flushed_ms);

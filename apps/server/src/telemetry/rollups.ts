@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
+import { rowsOf } from '../db/rows.ts';
 
 /** The widths (seconds) of the rollups kept per device and path: a minute and an hour. */
 export const ROLLUP_WIDTHS = { minute: 60, hour: 3600 } as const;
@@ -97,6 +98,6 @@ export async function rollupAverages(
       and bucket >= ${range.from.toISOString()}::timestamptz and bucket <= ${range.to.toISOString()}::timestamptz
     order by bucket, path
     limit ${limit}`);
-  const rows = (result as unknown as { rows: { ts: string; path: string; average: unknown }[] }).rows;
+  const rows = rowsOf<{ ts: string; path: string; average: unknown }>(result);
   return rows.map((row) => ({ ts: row.ts, values: { [row.path]: Number(row.average) } }));
 }

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, max, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/index.ts';
 import { escapeLike } from '../../../db/paging.ts';
+import { rowsOf } from '../../../db/rows.ts';
 import {
   type DashboardKind,
   dashboardShares,
@@ -338,6 +339,6 @@ export async function telemetryOf(
       ${range.to.toISOString()}::timestamptz) as s
     order by s.ts, s.source, s.seq
     limit ${limit}`);
-  const rows = (result as unknown as { rows: { ts: string; path: string; value: unknown }[] }).rows;
+  const rows = rowsOf<{ ts: string; path: string; value: unknown }>(result);
   return rows.map((row) => ({ ts: row.ts, values: { [row.path]: row.value } }));
 }

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/index.ts';
 import type { PageWindow } from '../../../db/paging.ts';
+import { rowsOf } from '../../../db/rows.ts';
 import {
   type InvoiceStatus,
   invoices,
@@ -84,11 +85,6 @@ export async function voidInvoice(db: Db, id: string): Promise<void> {
     .update(invoices)
     .set({ status: 'VOID' })
     .where(and(eq(invoices.id, id), inArray(invoices.status, ['OPEN', 'FAILED'])));
-}
-
-/** The rows of `db.execute`: PGlite and node-postgres both answer `{ rows }`. */
-export function rowsOf<Row>(result: unknown): Row[] {
-  return (result as { rows: Row[] }).rows;
 }
 
 /** The organizations below the given one, at any depth (ids), walking parent links. */

@@ -1,6 +1,7 @@
 import { and, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/index.ts';
 import type { PageWindow } from '../../../db/paging.ts';
+import { rowsOf } from '../../../db/rows.ts';
 import {
   licenses,
   organizations,
@@ -12,11 +13,6 @@ import {
 
 export type JournalRow = typeof resourceJournal.$inferSelect;
 export type Range = { from?: Date | undefined; to?: Date | undefined };
-
-/** The rows of `db.execute`: PGlite and node-postgres both answer `{ rows }`. */
-function rowsOf<Row>(result: unknown): Row[] {
-  return (result as { rows: Row[] }).rows;
-}
 
 function journalWhere(
   organizationIds: string[],

@@ -1,5 +1,6 @@
 import { and, asc, eq, gte, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/index.ts';
+import { rowsOf } from '../../../db/rows.ts';
 import { devices, type ModelPath, modelVersions, presets, telemetryRollups } from '../../../db/schema.ts';
 import { type Bucket, bucketWidth, type Extent, type NumberedBucket, type Values } from './reduction.ts';
 
@@ -311,11 +312,6 @@ export async function summaryOfDevices(
     .orderBy(asc(devices.label), asc(devices.id))
     .limit(limit);
   return rows;
-}
-
-/** The rows of `db.execute`: PGlite and node-postgres both answer `{ rows }`. */
-function rowsOf<Row>(result: unknown): Row[] {
-  return (result as { rows: Row[] }).rows;
 }
 
 /** The first `limit` values of a string path in the range, as text, oldest first. */
