@@ -1,10 +1,42 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { rowsOf } from '../db/rows.ts';
 
 /** The widths (seconds) of the rollups kept per device and path: a minute and an hour. */
 export const ROLLUP_WIDTHS = { minute: 60, hour: 3600 } as const;
 export type RollupWidth = keyof typeof ROLLUP_WIDTHS;
+
+/**
+ * How long after its end an hour's row is trusted to hold all its minutes: instances add an hour once it is over, at
+ * their next periodic flush (a second), so this covers that, a slow flush and clocks a little apart.
+ */
+const OPEN_HOUR_MARGIN_MS = 5 * 60_000;
+
+/** The first hour whose row may not hold all its minutes yet at `nowMs`: from it on, hours are summed from minutes. */
+export function openHoursFrom(nowMs: number): Date {
+  const hourMs = ROLLUP_WIDTHS.hour * 1000;
+  return new Date(Math.floor((nowMs - OPEN_HOUR_MARGIN_MS) / hourMs) * hourMs);
+}
+
+/**
+ * The rollups of one width of the series `series` selects (a condition on the columns device_id and path), as a
+ * relation with the columns device_id, path, bucket, min, max, sum, count, last_ts and last. Hours: the rows of the
+ * hours that are over, and the open ones (the current hour, which the instances hold until it is over, and those of
+ * clocks ahead) summed from their minutes.
+ */
+export function rollupsOf(width: RollupWidth, series: SQL, nowMs = Date.now()): SQL {
+  const columns = sql.raw('device_id, path, bucket, min, max, sum, count, last_ts, last');
+  if (width === 'minute')
+    return sql`(select ${columns} from telemetry_rollups where width_s = ${ROLLUP_WIDTHS.minute} and ${series})`;
+  const open = sql`${openHoursFrom(nowMs).toISOString()}::timestamptz`;
+  return sql`(
+    select ${columns} from telemetry_rollups where width_s = ${ROLLUP_WIDTHS.hour} and bucket < ${open} and ${series}
+    union all
+    select device_id, path, date_bin('1 hour', bucket, 'epoch'::timestamptz), min(min), max(max), sum(sum),
+      sum(count)::int, max(last_ts), (array_agg(last order by last_ts desc))[1]
+    from telemetry_rollups where width_s = ${ROLLUP_WIDTHS.minute} and bucket >= ${open} and ${series}
+    group by device_id, path, 3)`;
+}
 
 /** A numeric value `v.value` (telemetry_device_values): numbers as they are, booleans 0 and 1. */
 const NUMERIC = sql.raw(
@@ -19,7 +51,8 @@ const REPLACE = sql.raw(`on conflict (device_id, path, width_s, bucket) do updat
 
 /**
  * Computes the minutes of every device's stored rows between two times (whole minutes) again, replacing what the
- * rollups hold for them, and then the hours they fall in from their minutes. For what a crashed instance had not
+ * rollups hold for them, and then the hours they fall in from their minutes, for every device with values in those
+ * hours (an instance holds the current hour until it is over: a crash loses it whenever its values came). For what a crashed instance had not
  * added yet (`repairAfterCrash`).
  */
 export async function rebuildRecentRollups(db: Db, fromMs: number, toMs: number): Promise<void> {
@@ -41,7 +74,9 @@ export async function rebuildRecentRollups(db: Db, fromMs: number, toMs: number)
     where r.width_s = ${ROLLUP_WIDTHS.minute}
       and r.bucket >= date_trunc('hour', ${from} at time zone 'UTC') at time zone 'UTC'
       and r.bucket < date_trunc('hour', ${to} at time zone 'UTC') at time zone 'UTC' + interval '1 hour'
-      and exists (select 1 from telemetry t where t.device_id = r.device_id and t.ts >= ${from} and t.ts < ${to})
+      and exists (
+        select 1 from telemetry t where t.device_id = r.device_id
+          and t.ts >= date_trunc('hour', ${from} at time zone 'UTC') at time zone 'UTC' and t.ts < ${to})
     group by 1, 2, 3, 4
     ${REPLACE}`);
 }
@@ -87,16 +122,15 @@ export async function rollupAverages(
   limit: number,
 ): Promise<{ ts: string; values: Record<string, number> }[]> {
   if (paths.length === 0) return [];
+  const series = sql`device_id = ${deviceId}::uuid and path in (${sql.join(
+    paths.map((path) => sql`${path}::text`),
+    sql`, `,
+  )})`;
   const result = await db.execute(sql`
-    select to_char(bucket at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ts, path, sum / count as average
-    from telemetry_rollups
-    where device_id = ${deviceId}::uuid and width_s = ${ROLLUP_WIDTHS[width]}
-      and path in (${sql.join(
-        paths.map((path) => sql`${path}::text`),
-        sql`, `,
-      )})
-      and bucket >= ${range.from.toISOString()}::timestamptz and bucket <= ${range.to.toISOString()}::timestamptz
-    order by bucket, path
+    select to_char(r.bucket at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ts, r.path, r.sum / r.count as average
+    from ${rollupsOf(width, series)} as r
+    where r.bucket >= ${range.from.toISOString()}::timestamptz and r.bucket <= ${range.to.toISOString()}::timestamptz
+    order by r.bucket, r.path
     limit ${limit}`);
   const rows = rowsOf<{ ts: string; path: string; average: unknown }>(result);
   return rows.map((row) => ({ ts: row.ts, values: { [row.path]: Number(row.average) } }));

@@ -8,6 +8,7 @@ import type { Db } from '../db/index.ts';
 import { organizationLimits, telemetry, telemetryRollups } from '../db/schema.ts';
 import { insertTelemetry, type TelemetryRow } from '../ingest/store.ts';
 import { createDevice } from '../services/core/devices/provisioning.ts';
+import { summaryOfDevices } from '../services/platform/data/store.ts';
 import { compactTelemetry } from './compaction.ts';
 import { DAY_MS, dayOf, ensurePartitionsAhead, partitionName, partitionsOf } from './partitions.ts';
 import { applyRetention } from './retention.ts';
@@ -17,7 +18,7 @@ import {
   RollupAccumulator,
   repairAfterCrash,
 } from './rollup-accumulator.ts';
-import { ROLLUP_WIDTHS } from './rollups.ts';
+import { ROLLUP_WIDTHS, rebuildRecentRollups, rollupAverages } from './rollups.ts';
 
 let server: TestServer;
 let db: Db;
@@ -230,6 +231,86 @@ describe('the periodic flush of the rollups', () => {
       [60_000, 1],
     ]);
     expect(periodic.size).toBe(0);
+  });
+});
+
+describe('the hours of the rollups', () => {
+  const HOUR_MS = 3_600_000;
+  const hourRowsOf = async (deviceId: string) =>
+    [...(await storedRollups(deviceId)).entries()].filter(([key]) => key.includes('|3600|'));
+
+  it('are added once the hour is over (late values at once), and readers sum the open hour from its minutes', async () => {
+    const device = await createDevice(db, tenants.orgA1.id, 'hours');
+    const hour = Math.floor(NOW / HOUR_MS) * HOUR_MS - 3 * HOUR_MS;
+    const periodic = new RollupAccumulator();
+    periodic.add(device.id, hour + 60_000, { '/speed': 2 }, hour + 61_000);
+    periodic.add(device.id, hour + 120_000, { '/speed': 4 }, hour + 121_000);
+    await periodic.flush(db, 'hours', hour + 180_000);
+    expect((await storedRollups(device.id)).get(`/speed|60|${hour + 60_000}`)?.count).toBe(1);
+    expect(await hourRowsOf(device.id)).toEqual([]);
+    // A late value of the hour before: its minute and its hour at once.
+    periodic.add(device.id, hour - 1_000, { '/speed': 10 }, hour + 200_000);
+    await periodic.flush(db, 'hours', hour + 200_000);
+    expect((await hourRowsOf(device.id)).map(([key, rollup]) => [key, rollup.count])).toEqual([
+      [`/speed|3600|${hour - HOUR_MS}`, 1],
+    ]);
+    await periodic.flush(db, 'hours', hour + HOUR_MS);
+    expect((await storedRollups(device.id)).get(`/speed|3600|${hour}`)).toEqual({
+      min: 2,
+      max: 4,
+      sum: 6,
+      count: 2,
+      lastTs: hour + 120_000,
+      last: 4,
+    });
+  });
+
+  it('of the current hour are read from its minutes, once, whether or not an hour row was added', async () => {
+    const device = await createDevice(db, tenants.orgA1.id, 'current-hour');
+    const now = Date.now();
+    const periodic = new RollupAccumulator();
+    const times = [now - 1_000, now - 61_000, now - 121_000].filter(
+      (t) => t >= Math.floor(now / HOUR_MS) * HOUR_MS,
+    );
+    for (const [i, ts] of times.entries()) periodic.add(device.id, ts, { '/speed': i + 1 }, now);
+    // The minutes are over (or held a minute) by `now + HOLD_AT_MOST_MS`, the hour is not: no hour row yet.
+    await periodic.flush(db, 'current-hour', now + HOLD_AT_MOST_MS);
+    const range = { from: new Date(now - 2 * HOUR_MS), to: new Date(now + HOUR_MS) };
+    const expected = times.reduce((sum, _, i) => sum + i + 1, 0) / times.length;
+    const read = async () => ({
+      averages: await rollupAverages(db, device.id, ['/speed'], 'hour', range, 10),
+      summary: (await summaryOfDevices(db, tenants.orgA1.id, '/speed', range, 1000)).find(
+        (row) => row.deviceId === device.id,
+      )?.count,
+    });
+    const hourOfNow = new Date(Math.floor(now / HOUR_MS) * HOUR_MS).toISOString();
+    expect(await read()).toEqual({
+      averages: [{ ts: hourOfNow, values: { '/speed': expected } }],
+      summary: times.length,
+    });
+    // A whole flush (a stop) adds the open hour's row too: the readers still count its values once.
+    periodic.add(device.id, now, { '/speed': 0 }, now);
+    await periodic.flush(db, 'current-hour');
+    expect((await hourRowsOf(device.id)).length).toBe(1);
+    const afterStop = await read();
+    expect(afterStop.summary).toBe(times.length + 1);
+    expect(afterStop.averages[0]?.values['/speed']).toBeCloseTo(
+      (expected * times.length) / (times.length + 1),
+      9,
+    );
+  });
+
+  it('are computed again after a crash for a device whose values of the hour came before the repaired minutes', async () => {
+    const device = await createDevice(db, tenants.orgA1.id, 'crashed-hour');
+    const hour = Math.floor(NOW / HOUR_MS) * HOUR_MS - 5 * HOUR_MS;
+    const crashing = new RollupAccumulator();
+    await insertTelemetry(db, [{ deviceId: device.id, ts: hour + 60_000, values: { '/speed': 7 } }]);
+    crashing.add(device.id, hour + 60_000, { '/speed': 7 }, hour + 61_000);
+    await crashing.flush(db, 'crashed-hour', hour + 180_000);
+    // The hour was held when the instance died; the minutes repaired are later in the hour.
+    expect(await hourRowsOf(device.id)).toEqual([]);
+    await rebuildRecentRollups(db, hour + 30 * 60_000, hour + 40 * 60_000);
+    expect((await storedRollups(device.id)).get(`/speed|3600|${hour}`)?.count).toBe(1);
   });
 });
 

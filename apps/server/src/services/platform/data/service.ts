@@ -140,14 +140,7 @@ async function seriesOf(
   const rollup = rollupFor(range, maxPoints);
   if (rollup) {
     // A long range: its rollups, unless the values are so few that they are answered themselves.
-    const merged = await store.rollupBuckets(
-      db,
-      device.id,
-      model.path,
-      ROLLUP_WIDTHS[rollup],
-      range,
-      buckets,
-    );
+    const merged = await store.rollupBuckets(db, device.id, model.path, rollup, range, buckets);
     const total = countOf(merged);
     if (total === 0) return empty;
     if (total > maxPoints)

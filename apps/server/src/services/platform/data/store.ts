@@ -1,7 +1,8 @@
-import { and, asc, eq, gte, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/index.ts';
 import { rowsOf } from '../../../db/rows.ts';
-import { devices, type ModelPath, modelVersions, presets, telemetryRollups } from '../../../db/schema.ts';
+import { devices, type ModelPath, modelVersions, presets } from '../../../db/schema.ts';
+import { ROLLUP_WIDTHS, type RollupWidth, rollupsOf } from '../../../telemetry/rollups.ts';
 import { type Bucket, bucketWidth, type Extent, type NumberedBucket, type Values } from './reduction.ts';
 
 export type DataDevice = { id: string; label: string; presetId: string | null };
@@ -226,40 +227,31 @@ export async function rollupBuckets(
   db: Db,
   deviceId: string,
   path: string,
-  widthS: number,
+  width: RollupWidth,
   range: Range,
   buckets: number,
 ): Promise<Bucket[]> {
   const fromMs = range.from.getTime();
-  const width = Math.max((range.to.getTime() - fromMs) / buckets, 1e-6);
-  const rows = await db
-    .select({
-      bucket: sql<number>`least(floor((date_part('epoch', ${telemetryRollups.bucket}) * 1000 - ${sql.raw(String(fromMs))}) / ${sql.raw(String(width))}), ${sql.raw(String(buckets - 1))})`,
-      lo: sql<number>`min(${telemetryRollups.min})`.mapWith(Number),
-      hi: sql<number>`max(${telemetryRollups.max})`.mapWith(Number),
-      firstMs: sql<number>`min(date_part('epoch', ${telemetryRollups.bucket}) * 1000)`.mapWith(Number),
-      lastMs: sql<number>`max(date_part('epoch', ${telemetryRollups.lastTs}) * 1000)`.mapWith(Number),
-      count: sql<number>`sum(${telemetryRollups.count})`.mapWith(Number),
-    })
-    .from(telemetryRollups)
-    .where(
-      and(
-        eq(telemetryRollups.deviceId, deviceId),
-        eq(telemetryRollups.path, path),
-        eq(telemetryRollups.widthS, widthS),
-        gte(telemetryRollups.bucket, new Date(fromMs - widthS * 1000 + 1)),
-        lte(telemetryRollups.bucket, range.to),
-      ),
-    )
-    .groupBy(sql`1`)
-    .orderBy(sql`1`);
-  return rows.map(({ lo, hi, firstMs, lastMs, count }) => ({
-    lo,
-    hi,
-    firstMs: Math.max(firstMs, fromMs),
-    lastMs,
-    count,
-  }));
+  const bucketMs = Math.max((range.to.getTime() - fromMs) / buckets, 1e-6);
+  const rollups = rollupsOf(width, sql`device_id = ${deviceId}::uuid and path = ${path}::text`);
+  const result = await db.execute(sql`
+    select least(floor((date_part('epoch', r.bucket) * 1000 - ${fromMs}::float8) / ${bucketMs}::float8), ${buckets - 1}::int) as b,
+      min(r.min) as lo, max(r.max) as hi, min(date_part('epoch', r.bucket) * 1000) as first_ms,
+      max(date_part('epoch', r.last_ts) * 1000) as last_ms, sum(r.count) as n
+    from ${rollups} as r
+    where r.bucket >= ${new Date(fromMs - ROLLUP_WIDTHS[width] * 1000 + 1).toISOString()}::timestamptz
+      and r.bucket <= ${range.to.toISOString()}::timestamptz
+    group by 1
+    order by 1`);
+  return rowsOf<{ lo: unknown; hi: unknown; first_ms: unknown; last_ms: unknown; n: unknown }>(result).map(
+    (row) => ({
+      lo: Number(row.lo),
+      hi: Number(row.hi),
+      firstMs: Math.max(Number(row.first_ms), fromMs),
+      lastMs: Number(row.last_ms),
+      count: Number(row.n),
+    }),
+  );
 }
 
 export type SummaryRow = {
@@ -284,34 +276,35 @@ export async function summaryOfDevices(
   range: Range,
   limit: number,
 ): Promise<SummaryRow[]> {
-  const rows = await db
-    .select({
-      deviceId: devices.id,
-      label: devices.label,
-      count: sql<number>`sum(${telemetryRollups.count})`.mapWith(Number),
-      min: sql<number>`min(${telemetryRollups.min})`.mapWith(Number),
-      max: sql<number>`max(${telemetryRollups.max})`.mapWith(Number),
-      average: sql<number>`sum(${telemetryRollups.sum}) / sum(${telemetryRollups.count})`.mapWith(Number),
-      last: sql<number>`(array_agg(${telemetryRollups.last} order by ${telemetryRollups.lastTs} desc))[1]`.mapWith(
-        Number,
-      ),
-      lastAt: sql<string>`max(${telemetryRollups.lastTs})`.mapWith((value: string | Date) => new Date(value)),
-    })
-    .from(devices)
-    .innerJoin(telemetryRollups, eq(telemetryRollups.deviceId, devices.id))
-    .where(
-      and(
-        eq(devices.organizationId, organizationId),
-        eq(telemetryRollups.path, path),
-        eq(telemetryRollups.widthS, 3600),
-        gte(telemetryRollups.bucket, range.from),
-        lt(telemetryRollups.bucket, range.to),
-      ),
-    )
-    .groupBy(devices.id, devices.label)
-    .orderBy(asc(devices.label), asc(devices.id))
-    .limit(limit);
-  return rows;
+  const series = sql`device_id in (select id from devices where organization_id = ${organizationId}::uuid) and path = ${path}::text`;
+  const result = await db.execute(sql`
+    select d.id, d.label, sum(r.count) as n, min(r.min) as lo, max(r.max) as hi, sum(r.sum) / sum(r.count) as average,
+      (array_agg(r.last order by r.last_ts desc))[1] as last, max(r.last_ts) as last_at
+    from devices d join ${rollupsOf('hour', series)} as r on r.device_id = d.id
+    where d.organization_id = ${organizationId}::uuid
+      and r.bucket >= ${range.from.toISOString()}::timestamptz and r.bucket < ${range.to.toISOString()}::timestamptz
+    group by d.id, d.label
+    order by d.label, d.id
+    limit ${limit}`);
+  type Row = {
+    id: string;
+    label: string;
+    n: unknown;
+    lo: unknown;
+    hi: unknown;
+    average: unknown;
+    last: unknown;
+  };
+  return rowsOf<Row & { last_at: string | Date }>(result).map((row) => ({
+    deviceId: row.id,
+    label: row.label,
+    count: Number(row.n),
+    min: Number(row.lo),
+    max: Number(row.hi),
+    average: Number(row.average),
+    last: Number(row.last),
+    lastAt: new Date(row.last_at),
+  }));
 }
 
 /** The first `limit` values of a string path in the range, as text, oldest first. */
