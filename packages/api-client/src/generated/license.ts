@@ -518,7 +518,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/svc/license/api/v1/organizations/{org}/account": {
+    "/svc/license/api/v1/organizations/{org}": {
         parameters: {
             query?: never;
             header?: never;
@@ -707,7 +707,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/svc/license/api/v1/organizations/{org}/transactions/{id}/executions": {
+    "/svc/license/api/v1/organizations/{org}/transaction/{id}/executions": {
         parameters: {
             query?: never;
             header?: never;
@@ -724,7 +724,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/svc/license/api/v1/organizations/{org}/transactions/{id}": {
+    "/svc/license/api/v1/organizations/{org}/transaction/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -741,7 +741,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/svc/license/api/v1/organizations/{org}/transactions/{id}/executions/{n}": {
+    "/svc/license/api/v1/organizations/{org}/transaction/{id}/execution/{n}": {
         parameters: {
             query?: never;
             header?: never;

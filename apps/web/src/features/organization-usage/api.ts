@@ -19,9 +19,9 @@ const EXPIRATION = `${ORG}/licenses/expirationDate` as const;
 const DEVICE_LICENSES = `${ORG}/deviceLicenses` as const;
 const INVOICES = `${ORG}/invoices` as const;
 const TRANSACTIONS = `${ORG}/transactions` as const;
-const TRANSACTION = `${ORG}/transactions/{id}` as const;
-const EXECUTIONS = `${ORG}/transactions/{id}/executions` as const;
-const EXECUTION = `${ORG}/transactions/{id}/executions/{n}` as const;
+const TRANSACTION = `${ORG}/transaction/{id}` as const;
+const EXECUTIONS = `${ORG}/transaction/{id}/executions` as const;
+const EXECUTION = `${ORG}/transaction/{id}/execution/{n}` as const;
 
 export type Summary = OkBody<LicensePaths, typeof SUMMARY, 'get'>;
 export type ResourceSummary = Summary['resources'][number];

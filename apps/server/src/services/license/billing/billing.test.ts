@@ -345,27 +345,47 @@ describe('transactions: list, executions, retry, revoke', () => {
   });
 
   it('shows executions with their invoice status; foreign ids answer 404', async () => {
-    const response = await call('GET', `${api(tenants.orgA.id)}/transactions/${id}/executions`, rptA);
+    const response = await call('GET', `${api(tenants.orgA.id)}/transaction/${id}/executions`, rptA);
     expect(response.statusCode).toBe(200);
     expect(response.json().items).toMatchObject([
       { n: 1, amountMinor: 700, status: 'FAILED', invoiceStatus: 'FAILED', error: 'card declined' },
       { n: 2, amountMinor: 800, status: 'PENDING', invoiceStatus: 'OPEN', error: null },
     ]);
     expect(
-      (await call('GET', `${api(tenants.orgA.id)}/transactions/${foreignId}/executions`, rptA)).statusCode,
+      (await call('GET', `${api(tenants.orgA.id)}/transaction/${foreignId}/executions`, rptA)).statusCode,
     ).toBe(404);
+    expect((await call('GET', `${api(tenants.orgA.id)}/transaction/${id}/executions`, rptB)).statusCode).toBe(
+      403,
+    );
     expect(
-      (await call('GET', `${api(tenants.orgA.id)}/transactions/${id}/executions`, rptB)).statusCode,
-    ).toBe(403);
-    expect(
-      (await call('GET', `${api(tenants.orgA.id)}/transactions/not-a-uuid/executions`, rptA)).statusCode,
+      (await call('GET', `${api(tenants.orgA.id)}/transaction/not-a-uuid/executions`, rptA)).statusCode,
     ).toBe(400);
   });
 
+  it("serves the spec's singular paths, and the plural ones first served as the same calls outside the API document", async () => {
+    const singular = await call('GET', `${api(tenants.orgA.id)}/transaction/${id}/executions`, rptA);
+    const plural = await call('GET', `${api(tenants.orgA.id)}/transactions/${id}/executions`, rptA);
+    expect(plural.statusCode).toBe(200);
+    expect(plural.json()).toEqual(singular.json());
+    expect(
+      (await call('GET', `${api(tenants.orgA.id)}/transactions/${id}/executions`, rptB)).statusCode,
+    ).toBe(403);
+    const document = (await server.app.inject({ method: 'GET', url: '/svc/license/docs/json' })).json();
+    const paths = Object.keys(document.paths);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/svc/license/api/v1/organizations/{org}/transaction/{id}/executions',
+        '/svc/license/api/v1/organizations/{org}/transaction/{id}',
+        '/svc/license/api/v1/organizations/{org}/transaction/{id}/execution/{n}',
+      ]),
+    );
+    expect(paths.filter((path) => path.includes('/transactions/'))).toEqual([]);
+  });
+
   it('retries a FAILED or PENDING execution with a new invoice, voiding the old one', async () => {
-    const before = (await call('GET', `${api(tenants.orgA.id)}/transactions/${id}/executions`, rptA)).json()
+    const before = (await call('GET', `${api(tenants.orgA.id)}/transaction/${id}/executions`, rptA)).json()
       .items;
-    const retried = await call('POST', `${api(tenants.orgA.id)}/transactions/${id}/executions/1`, rptA);
+    const retried = await call('POST', `${api(tenants.orgA.id)}/transaction/${id}/execution/1`, rptA);
     expect(retried.statusCode).toBe(200);
     const one = retried.json();
     expect(one).toMatchObject({
@@ -383,7 +403,7 @@ describe('transactions: list, executions, retry, revoke', () => {
       provider: 'invoice',
     });
 
-    const pending = await call('POST', `${api(tenants.orgA.id)}/transactions/${id}/executions/2`, rptA);
+    const pending = await call('POST', `${api(tenants.orgA.id)}/transaction/${id}/execution/2`, rptA);
     expect(pending.statusCode).toBe(200);
     expect((await invoiceRow(before[1].invoiceId))?.status).toBe('VOID');
 
@@ -395,19 +415,19 @@ describe('transactions: list, executions, retry, revoke', () => {
 
     const snapshot = await tables();
     expect(
-      (await call('POST', `${api(tenants.orgA.id)}/transactions/${id}/executions/9`, rptA)).statusCode,
+      (await call('POST', `${api(tenants.orgA.id)}/transaction/${id}/execution/9`, rptA)).statusCode,
     ).toBe(404);
     expect(
-      (await call('POST', `${api(tenants.orgA.id)}/transactions/${foreignId}/executions/1`, rptA)).statusCode,
+      (await call('POST', `${api(tenants.orgA.id)}/transaction/${foreignId}/execution/1`, rptA)).statusCode,
     ).toBe(404);
     expect(
-      (await call('POST', `${api(tenants.orgA.id)}/transactions/${id}/executions/1`, rptB)).statusCode,
+      (await call('POST', `${api(tenants.orgA.id)}/transaction/${id}/execution/1`, rptB)).statusCode,
     ).toBe(403);
     expect(
-      (await call('POST', `${api(tenants.orgA.id)}/transactions/${id}/executions/1`, readerA)).statusCode,
+      (await call('POST', `${api(tenants.orgA.id)}/transaction/${id}/execution/1`, readerA)).statusCode,
     ).toBe(403);
     expect(
-      (await call('POST', `${api(tenants.orgA.id)}/transactions/${id}/executions/0`, rptA)).statusCode,
+      (await call('POST', `${api(tenants.orgA.id)}/transaction/${id}/execution/0`, rptA)).statusCode,
     ).toBe(400);
     expect(await tables()).toEqual(snapshot);
   });
@@ -416,32 +436,30 @@ describe('transactions: list, executions, retry, revoke', () => {
     const { db } = server.database;
     const paidTx = await authorized(tenants.orgA.id, 100, 1);
     await executeTransaction(db, new CardProvider(), paidTx, 100, 'paid by card');
-    const response = await call('POST', `${api(tenants.orgA.id)}/transactions/${paidTx}/executions/1`, rptA);
+    const response = await call('POST', `${api(tenants.orgA.id)}/transaction/${paidTx}/execution/1`, rptA);
     expect(response.statusCode).toBe(409);
     expect(response.json().message).toContain('PAID');
   });
 
   it('revokes: REVOKED, later executions and retries refused (409), foreign ids untouched', async () => {
     const snapshot = await tables();
-    expect((await call('DELETE', `${api(tenants.orgA.id)}/transactions/${foreignId}`, rptA)).statusCode).toBe(
+    expect((await call('DELETE', `${api(tenants.orgA.id)}/transaction/${foreignId}`, rptA)).statusCode).toBe(
       404,
     );
-    expect((await call('DELETE', `${api(tenants.orgA.id)}/transactions/${id}`, rptB)).statusCode).toBe(403);
-    expect((await call('DELETE', `${api(tenants.orgA.id)}/transactions/${id}`, readerA)).statusCode).toBe(
-      403,
-    );
+    expect((await call('DELETE', `${api(tenants.orgA.id)}/transaction/${id}`, rptB)).statusCode).toBe(403);
+    expect((await call('DELETE', `${api(tenants.orgA.id)}/transaction/${id}`, readerA)).statusCode).toBe(403);
     expect(await tables()).toEqual(snapshot);
 
-    const revoked = await call('DELETE', `${api(tenants.orgA.id)}/transactions/${id}`, rptA);
+    const revoked = await call('DELETE', `${api(tenants.orgA.id)}/transaction/${id}`, rptA);
     expect(revoked.statusCode).toBe(200);
     expect(revoked.json()).toMatchObject({ id, status: 'REVOKED', result: 'AUTHORIZED' });
     expect(revoked.json().revokedAt).toBeTruthy();
     await expect(executeTransaction(server.database.db, provider, id, 1, 'after')).rejects.toMatchObject({
       statusCode: 409,
     });
-    expect((await call('DELETE', `${api(tenants.orgA.id)}/transactions/${id}`, rptA)).statusCode).toBe(409);
+    expect((await call('DELETE', `${api(tenants.orgA.id)}/transaction/${id}`, rptA)).statusCode).toBe(409);
     expect(
-      (await call('POST', `${api(tenants.orgA.id)}/transactions/${id}/executions/1`, rptA)).statusCode,
+      (await call('POST', `${api(tenants.orgA.id)}/transaction/${id}/execution/1`, rptA)).statusCode,
     ).toBe(409);
     const [audit] = await server.database.db
       .select()
@@ -512,7 +530,7 @@ describe('invoices: lists and marking paid', () => {
     expect(marked.json()).toMatchObject({ id: invoiceId, status: 'PAID', paidBy: tenants.adminA.id });
     expect(marked.json().paidAt).toBeTruthy();
     const executions = (
-      await call('GET', `${api(tenants.orgA1.id)}/transactions/${txId}/executions`, rptA1)
+      await call('GET', `${api(tenants.orgA1.id)}/transaction/${txId}/executions`, rptA1)
     ).json();
     expect(executions.items[0]).toMatchObject({ n: 1, status: 'PAID', invoiceStatus: 'PAID' });
     const again = await call('POST', paidUrl(tenants.orgA.id), rptA);

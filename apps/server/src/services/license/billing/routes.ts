@@ -1,6 +1,7 @@
 import { common, licenseBilling as contract } from '@edgeport/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../../../http/principal.ts';
+import { specPathAndAliases } from '../../../http/spec-paths.ts';
 import type { ServiceContext } from '../../mount.ts';
 import { errorResponses as errors } from '../../responses.ts';
 import * as service from './service.ts';
@@ -8,7 +9,10 @@ import * as service from './service.ts';
 const refusals = { ...errors, 409: common.ErrorResponse };
 const orgBase = '/api/v1/organizations/:org';
 
-/** Spec 7 "Licence": preauthorized transactions with execution orders, and invoices (the default payment provider). */
+/**
+ * Spec 7 "Licence": preauthorized transactions with execution orders, and invoices (the default payment provider). A
+ * transaction's calls are at the spec's singular paths, and at the plural ones first served.
+ */
 export const billingRoutes: FastifyPluginAsyncTypebox<ServiceContext> = async (
   app,
   { database, payments },
@@ -99,58 +103,73 @@ export const billingRoutes: FastifyPluginAsyncTypebox<ServiceContext> = async (
     async (request) => service.listTransactions(db, principalOf(request), request.params.org, request.query),
   );
 
-  app.get(
+  for (const { path, hide, operationId } of specPathAndAliases(
+    `${orgBase}/transaction/:id/executions`,
     `${orgBase}/transactions/:id/executions`,
-    {
-      schema: {
-        operationId: 'getTransactionExecutions',
-        description:
-          'The execution orders of a transaction of {org}, in order, with their invoices (READ organizations).',
-        params: contract.TransactionParams,
-        response: { 200: contract.ExecutionList, ...errors },
+  ))
+    app.get(
+      path,
+      {
+        schema: {
+          hide,
+          operationId: operationId('getTransactionExecutions'),
+          description:
+            'The execution orders of a transaction of {org}, in order, with their invoices (READ organizations).',
+          params: contract.TransactionParams,
+          response: { 200: contract.ExecutionList, ...errors },
+        },
       },
-    },
-    async (request) =>
-      service.listExecutions(db, principalOf(request), request.params.org, request.params.id),
-  );
+      async (request) =>
+        service.listExecutions(db, principalOf(request), request.params.org, request.params.id),
+    );
 
-  app.delete(
+  for (const { path, hide, operationId } of specPathAndAliases(
+    `${orgBase}/transaction/:id`,
     `${orgBase}/transactions/:id`,
-    {
-      schema: {
-        operationId: 'revokePreauthorizedTransaction',
-        description:
-          'Revokes an ACTIVE transaction (UPDATE organizations): status REVOKED, later executions are refused. ' +
-          '409 when it is not ACTIVE.',
-        params: contract.TransactionParams,
-        response: { 200: contract.Transaction, ...refusals },
+  ))
+    app.delete(
+      path,
+      {
+        schema: {
+          hide,
+          operationId: operationId('revokePreauthorizedTransaction'),
+          description:
+            'Revokes an ACTIVE transaction (UPDATE organizations): status REVOKED, later executions are refused. ' +
+            '409 when it is not ACTIVE.',
+          params: contract.TransactionParams,
+          response: { 200: contract.Transaction, ...refusals },
+        },
       },
-    },
-    async (request) =>
-      service.revokeTransaction(db, principalOf(request), request.params.org, request.params.id),
-  );
+      async (request) =>
+        service.revokeTransaction(db, principalOf(request), request.params.org, request.params.id),
+    );
 
-  app.post(
+  for (const { path, hide, operationId } of specPathAndAliases(
+    `${orgBase}/transaction/:id/execution/:n`,
     `${orgBase}/transactions/:id/executions/:n`,
-    {
-      schema: {
-        operationId: 'retryTransactionExecution',
-        description:
-          'Retries the payment of a FAILED or PENDING execution (UPDATE organizations): charges it again through ' +
-          'the payment provider with a new invoice; the previous open invoice becomes VOID. 409 for a PAID ' +
-          'execution or a revoked transaction.',
-        params: contract.ExecutionParams,
-        response: { 200: contract.Execution, ...refusals },
+  ))
+    app.post(
+      path,
+      {
+        schema: {
+          hide,
+          operationId: operationId('retryTransactionExecution'),
+          description:
+            'Retries the payment of a FAILED or PENDING execution (UPDATE organizations): charges it again through ' +
+            'the payment provider with a new invoice; the previous open invoice becomes VOID. 409 for a PAID ' +
+            'execution or a revoked transaction.',
+          params: contract.ExecutionParams,
+          response: { 200: contract.Execution, ...refusals },
+        },
       },
-    },
-    async (request) =>
-      service.retryExecution(
-        db,
-        payments,
-        principalOf(request),
-        request.params.org,
-        request.params.id,
-        request.params.n,
-      ),
-  );
+      async (request) =>
+        service.retryExecution(
+          db,
+          payments,
+          principalOf(request),
+          request.params.org,
+          request.params.id,
+          request.params.n,
+        ),
+    );
 };

@@ -631,8 +631,8 @@ describe('dealer calls on issued licences', () => {
 });
 
 describe('organization account flags', () => {
-  it('reads them with READ organizations', async () => {
-    const response = await call('GET', `${base(clientId)}/account`, rptClient);
+  it("reads them with READ organizations at the spec's path, and at /account where they were first served", async () => {
+    const response = await call('GET', `${base(clientId)}`, rptClient);
     expect(response.json()).toEqual({
       organizationId: clientId,
       name: 'Client One',
@@ -640,30 +640,35 @@ describe('organization account flags', () => {
       hasOwnResources: true,
       inAppPurchases: true,
     });
+    expect((await call('GET', `${base(clientId)}/account`, rptClient)).json()).toEqual(response.json());
+    expect((await call('GET', `${base(clientId)}`, rptB)).statusCode).toBe(403);
+    const document = (await server.app.inject({ method: 'GET', url: '/svc/license/docs/json' })).json();
+    expect(Object.keys(document.paths)).toContain('/svc/license/api/v1/organizations/{org}');
+    expect(Object.keys(document.paths)).not.toContain('/svc/license/api/v1/organizations/{org}/account');
   });
 
   it('only an ancestor organization changes them', async () => {
-    const self = await call('PUT', `${base(clientId)}/account?by=${clientId}`, rptClient, { dealer: true });
+    const self = await call('PUT', `${base(clientId)}?by=${clientId}`, rptClient, { dealer: true });
     expect(self.statusCode).toBe(403);
-    const selfA = await call('PUT', `${base(tenants.orgA.id)}/account?by=${tenants.orgA.id}`, rptA, {
+    const selfA = await call('PUT', `${base(tenants.orgA.id)}?by=${tenants.orgA.id}`, rptA, {
       dealer: false,
     });
     expect(selfA.statusCode).toBe(403);
-    const foreign = await call('PUT', `${base(clientId)}/account?by=${tenants.orgB.id}`, rptB, {
+    const foreign = await call('PUT', `${base(clientId)}?by=${tenants.orgB.id}`, rptB, {
       dealer: true,
     });
     expect(foreign.statusCode).toBe(404);
-    const wrongToken = await call('PUT', `${base(clientId)}/account?by=${tenants.orgA.id}`, rptB, {
+    const wrongToken = await call('PUT', `${base(clientId)}?by=${tenants.orgA.id}`, rptB, {
       dealer: true,
     });
     expect([403, 404]).toContain(wrongToken.statusCode);
-    expect((await call('PUT', `${base(clientId)}/account`, rptA, { dealer: true })).statusCode).toBe(400);
+    expect((await call('PUT', `${base(clientId)}`, rptA, { dealer: true })).statusCode).toBe(400);
     const [unchanged] = await server.database.db
       .select()
       .from(organizations)
       .where(eq(organizations.id, clientId));
     expect(unchanged?.dealer).toBe(false);
-    const response = await call('PUT', `${base(clientId)}/account?by=${tenants.orgA.resourceId}`, rptA, {
+    const response = await call('PUT', `${base(clientId)}?by=${tenants.orgA.resourceId}`, rptA, {
       dealer: true,
       inAppPurchases: false,
     });

@@ -1,6 +1,7 @@
 import { common, licenseProducts as contract, license } from '@edgeport/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../../../http/principal.ts';
+import { specPathAndAliases } from '../../../http/spec-paths.ts';
 import type { ServiceContext } from '../../mount.ts';
 import { errorResponses as errors } from '../../responses.ts';
 import type { LicenseDeps } from '../licenses/service.ts';
@@ -187,38 +188,46 @@ export const dealerRoutes: FastifyPluginAsyncTypebox<ServiceContext> = async (ap
       service.revokeIssued(deps, principalOf(request), request.params.org, request.params.id),
   );
 
-  app.get(
+  // The spec's paths (`/organizations/{id}` of the licence service), and `/account` where the flags were first served.
+  for (const { path, hide, operationId } of specPathAndAliases(
+    '/api/v1/organizations/:org',
     '/api/v1/organizations/:org/account',
-    {
-      schema: {
-        operationId: 'getOrganizationAccount',
-        description:
-          'The account flags of {org} (spec 7 "/organizations/{id} GET"): dealer, hasOwnResources, ' +
-          'inAppPurchases (READ organizations).',
-        params: contract.OrganizationParams,
-        response: { 200: contract.Account, ...errors },
+  )) {
+    app.get(
+      path,
+      {
+        schema: {
+          hide,
+          operationId: operationId('getOrganizationAccount'),
+          description:
+            'The account flags of {org} (spec 7 "/organizations/{id} GET"): dealer, hasOwnResources, ' +
+            'inAppPurchases (READ organizations).',
+          params: contract.OrganizationParams,
+          response: { 200: contract.Account, ...errors },
+        },
       },
-    },
-    async (request) => service.getAccount(db, principalOf(request), request.params.org),
-  );
+      async (request) => service.getAccount(db, principalOf(request), request.params.org),
+    );
 
-  app.put(
-    '/api/v1/organizations/:org/account',
-    {
-      schema: {
-        operationId: 'updateOrganizationAccount',
-        description:
-          'Sets the account flags of {org} (spec 7 "/organizations/{id} PUT"): dealer, hasOwnResources, ' +
-          'inAppPurchases. Only an ANCESTOR organization changes them: `by` names it (id or resourceId), the ' +
-          "caller's permission token is for `by` and holds UPDATE organizations there, and {org} lies below it " +
-          '(else 404). An organization cannot set its own flags (403).',
-        params: contract.OrganizationParams,
-        querystring: contract.AccountUpdateQuery,
-        body: contract.AccountUpdate,
-        response: { 200: contract.Account, ...errors },
+    app.put(
+      path,
+      {
+        schema: {
+          hide,
+          operationId: operationId('updateOrganizationAccount'),
+          description:
+            'Sets the account flags of {org} (spec 7 "/organizations/{id} PUT"): dealer, hasOwnResources, ' +
+            'inAppPurchases. Only an ANCESTOR organization changes them: `by` names it (id or resourceId), the ' +
+            "caller's permission token is for `by` and holds UPDATE organizations there, and {org} lies below it " +
+            '(else 404). An organization cannot set its own flags (403).',
+          params: contract.OrganizationParams,
+          querystring: contract.AccountUpdateQuery,
+          body: contract.AccountUpdate,
+          response: { 200: contract.Account, ...errors },
+        },
       },
-    },
-    async (request) =>
-      service.updateAccount(db, principalOf(request), request.params.org, request.query.by, request.body),
-  );
+      async (request) =>
+        service.updateAccount(db, principalOf(request), request.params.org, request.query.by, request.body),
+    );
+  }
 };
