@@ -360,6 +360,18 @@ export const AccountUpdate = Type.Object(
 );
 export type AccountUpdate = Static<typeof AccountUpdate>;
 
+export const LicenseCreateQuery = Type.Object(
+  {
+    by: Type.String({
+      minLength: 1,
+      maxLength: 80,
+      description:
+        'the DEALER organization (id or resourceId) that issues the licence: its product, its permission token',
+    }),
+  },
+  { additionalProperties: false },
+);
+
 export const AccountUpdateQuery = Type.Object(
   {
     by: Type.String({

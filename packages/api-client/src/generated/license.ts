@@ -202,7 +202,8 @@ export interface paths {
         /** @description The licences {org} holds, 200 a page (the maximum), newest first (spec 9); filter by status, search the code or product name; sort by createdAt, expiresAt, activatedAt, status, licenseCode (READ organizations). */
         get: operations["getLicenses"];
         put?: never;
-        post?: never;
+        /** @description Creates a licence {org} will hold: its dealer `by` (a parent organization with dealer on) issues one of its products, as the dealer path POST /dealer/clients/{client}/licenses does and with its rules: ISSUED, or ACTIVE at once with activate (CREATE or UPDATE products in `by`; {org} must be its client, else 404). */
+        post: operations["createLicense"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2649,6 +2650,167 @@ export interface operations {
             };
             /** @description Every failed call answers with this shape; message names the offending field. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    createLicense: {
+        parameters: {
+            query: {
+                /** @description the DEALER organization (id or resourceId) that issues the licence: its product, its permission token */
+                by: string;
+            };
+            header?: never;
+            path: {
+                /** @description organization id or resourceId */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    productId: string;
+                    /** @description licence units */
+                    quantity: number;
+                    /** @description ACTIVE at once (the term starts now) instead of ISSUED */
+                    activate?: boolean;
+                    autorenew?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        license: {
+                            /** Format: uuid */
+                            id: string;
+                            licenseCode: string;
+                            /** Format: uuid */
+                            organizationId: string;
+                            organizationName: string;
+                            issuerOrganizationId: string | null;
+                            issuerOrganizationName: string | null;
+                            product: {
+                                /** Format: uuid */
+                                id: string;
+                                code: string;
+                                name: string;
+                                resourceType: "devices" | "users" | "dataPoints" | "vpnMinutes";
+                            };
+                            productVersion: number;
+                            grant: {
+                                version: number;
+                                /** @description units of the resource ONE licence unit grants (devices: activation keys; vpnMinutes: minutes a term) */
+                                quantity: number;
+                                termDays: number;
+                                /** @description price of one licence unit for one term in integer minor units (cents) of currency */
+                                priceMinor: number;
+                                /** @description ISO 4217 code, e.g. EUR */
+                                currency: string;
+                                /** @description devices products: the activation keys are VPN device licences */
+                                vpn: boolean;
+                                /** Format: date-time */
+                                createdAt: string;
+                            };
+                            /** @description licence units */
+                            quantity: number;
+                            allowance: number;
+                            termPriceMinor: number;
+                            status: "ISSUED" | "ACTIVE" | "EXPIRED" | "REVOKED";
+                            autorenew: boolean;
+                            activatedAt: string | null;
+                            expiresAt: string | null;
+                            deviceLicenses: {
+                                total: number;
+                                available: number;
+                                active: number;
+                                expired: number;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                        charge: {
+                            /** Format: uuid */
+                            invoiceId: string;
+                            status: "PAID" | "OPEN" | "FAILED";
+                            amountMinor: number;
+                            currency: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Every failed call answers with this shape; message names the offending field. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -708,3 +708,55 @@ describe('the demo dealer', () => {
     ).toBe(true);
   });
 });
+
+describe("the holder's licence create (POST /organizations/{org}/licenses)", () => {
+  it("issues one through the dealer's rules, by its client's id or resourceId, and refuses what the dealer path refuses", async () => {
+    const [client] = await server.database.db
+      .select()
+      .from(organizations)
+      .where(eq(organizations.id, clientId));
+    const before = await licenceRows(clientId);
+    const created = await call(
+      'POST',
+      `${base(client?.resourceId ?? '')}/licenses?by=${tenants.orgA.id}`,
+      rptA,
+      {
+        productId: usersProduct,
+        quantity: 2,
+      },
+    );
+    expect(created.statusCode).toBe(201);
+    expect(created.json().license).toMatchObject({
+      organizationId: clientId,
+      issuerOrganizationId: tenants.orgA.id,
+      status: 'ISSUED',
+      quantity: 2,
+      product: { id: usersProduct },
+    });
+    const refusals: [string, string, Record<string, unknown>, number][] = [
+      // No dealer named; a bad quantity; a product of another seller.
+      [`${base(clientId)}/licenses`, rptA, { productId: devProduct, quantity: 1 }, 400],
+      [`${base(clientId)}/licenses?by=${tenants.orgA.id}`, rptA, { productId: devProduct, quantity: 0 }, 400],
+      [`${base(clientId)}/licenses?by=${tenants.orgA.id}`, rptA, { productId: productB, quantity: 1 }, 404],
+      // Not the dealer's client; a token of another organization; an organization that is not a dealer.
+      [
+        `${base(tenants.orgB.id)}/licenses?by=${tenants.orgA.id}`,
+        rptA,
+        { productId: devProduct, quantity: 1 },
+        404,
+      ],
+      [`${base(clientId)}/licenses?by=${tenants.orgA.id}`, rptB, { productId: devProduct, quantity: 1 }, 403],
+      [`${base(clientId)}/licenses?by=${tenants.orgB.id}`, rptB, { productId: productB, quantity: 1 }, 403],
+      [
+        `${base(clientId)}/licenses?by=${tenants.orgA.id}`,
+        productReaderA,
+        { productId: devProduct, quantity: 1 },
+        403,
+      ],
+    ];
+    for (const [url, rpt, body, status] of refusals)
+      expect((await call('POST', url, rpt, body)).statusCode, url).toBe(status);
+    expect(await licenceRows(clientId)).toHaveLength(before.length + 1);
+    expect(await licenceRows(tenants.orgB.id)).toHaveLength(0);
+  });
+});

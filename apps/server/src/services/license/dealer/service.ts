@@ -149,6 +149,22 @@ export async function listClientDeviceLicenses(
 }
 
 /** Issues a licence of one of the dealer's products to a client (see lifecycle.issue). */
+/**
+ * Spec 7 "licences CRUD on /licenses", create: the licence {org} will hold, issued by its dealer `by` (the
+ * organization whose product it is and whose permission token the caller holds), with the dealer path's rules.
+ */
+export async function issueToHolder(
+  deps: LicenseDeps,
+  principal: Principal,
+  holderRef: string,
+  by: string,
+  input: licenseProducts.IssueLicense,
+): Promise<licenseProducts.Renewal> {
+  const holder = await findOrganization(deps.db, principal.realm, holderRef);
+  if (!holder) throw notFound(`organization '${holderRef}' not found`);
+  return issueToClient(deps, principal, by, holder.id, input);
+}
+
 export async function issueToClient(
   deps: LicenseDeps,
   principal: Principal,

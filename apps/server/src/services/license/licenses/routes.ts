@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { principalOf } from '../../../http/principal.ts';
 import type { ServiceContext } from '../../mount.ts';
 import { errorResponses as errors } from '../../responses.ts';
+import * as dealer from '../dealer/service.ts';
 import * as service from './service.ts';
 
 const refusals = { ...errors, 409: common.ErrorResponse };
@@ -32,6 +33,36 @@ export const licensesRoutes: FastifyPluginAsyncTypebox<ServiceContext> = async (
       },
     },
     async (request) => service.listLicenses(db, principalOf(request), request.params.org, request.query),
+  );
+
+  app.post(
+    base,
+    {
+      schema: {
+        operationId: 'createLicense',
+        description:
+          'Creates a licence {org} will hold: its dealer `by` (a parent organization with dealer on) issues one of ' +
+          'its products, as the dealer path POST /dealer/clients/{client}/licenses does and with its rules: ' +
+          'ISSUED, or ACTIVE at once with activate (CREATE or UPDATE products in `by`; {org} must be its client, ' +
+          'else 404).',
+        params: contract.OrganizationParams,
+        querystring: contract.LicenseCreateQuery,
+        body: contract.IssueLicense,
+        response: { 201: contract.Renewal, ...refusals },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(
+          await dealer.issueToHolder(
+            deps,
+            principalOf(request),
+            request.params.org,
+            request.query.by,
+            request.body,
+          ),
+        ),
   );
 
   app.get(
