@@ -19,18 +19,22 @@ export function openHoursFrom(nowMs: number): Date {
 }
 
 /**
- * The rollups of one width of the series `series` selects (a condition on the columns device_id and path), as a
- * relation with the columns device_id, path, bucket, min, max, sum, count, last_ts and last. Hours: the rows of the
- * hours that are over, and the open ones (the current hour, which the instances hold until it is over, and those of
- * clocks ahead) summed from their minutes.
+ * The rollups of one width of the series `series` selects (a condition on the columns device_id and path) whose
+ * buckets may lie in `range`, as a relation with the columns device_id, path, bucket, min, max, sum, count, last_ts
+ * and last. Hours: the rows of the hours that are over, and the open ones (the current hour, which the instances hold
+ * until it is over, and those of clocks ahead) summed from their minutes when the range reaches them.
  */
-export function rollupsOf(width: RollupWidth, series: SQL, nowMs = Date.now()): SQL {
+export function rollupsOf(width: RollupWidth, series: SQL, range: { to: Date }, nowMs = Date.now()): SQL {
   const columns = sql.raw('device_id, path, bucket, min, max, sum, count, last_ts, last');
   if (width === 'minute')
     return sql`(select ${columns} from telemetry_rollups where width_s = ${ROLLUP_WIDTHS.minute} and ${series})`;
-  const open = sql`${openHoursFrom(nowMs).toISOString()}::timestamptz`;
+  const openFrom = openHoursFrom(nowMs);
+  const open = sql`${openFrom.toISOString()}::timestamptz`;
+  const closed = sql`select ${columns} from telemetry_rollups where width_s = ${ROLLUP_WIDTHS.hour} and bucket < ${open} and ${series}`;
+  // A range over before the open hours: their minutes are not even looked at.
+  if (range.to < openFrom) return sql`(${closed})`;
   return sql`(
-    select ${columns} from telemetry_rollups where width_s = ${ROLLUP_WIDTHS.hour} and bucket < ${open} and ${series}
+    ${closed}
     union all
     select device_id, path, date_bin('1 hour', bucket, 'epoch'::timestamptz), min(min), max(max), sum(sum),
       sum(count)::int, max(last_ts), (array_agg(last order by last_ts desc))[1]
@@ -128,7 +132,7 @@ export async function rollupAverages(
   )})`;
   const result = await db.execute(sql`
     select to_char(r.bucket at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ts, r.path, r.sum / r.count as average
-    from ${rollupsOf(width, series)} as r
+    from ${rollupsOf(width, series, range)} as r
     where r.bucket >= ${range.from.toISOString()}::timestamptz and r.bucket <= ${range.to.toISOString()}::timestamptz
     order by r.bucket, r.path
     limit ${limit}`);

@@ -483,5 +483,7 @@ describe('telemetry retention', () => {
         deletedRollups: 0,
       });
     },
+    // Retention pauses nine times each statement's time (ingest keeps the database), over every device of the file.
+    60_000,
   );
 });
