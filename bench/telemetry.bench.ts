@@ -16,7 +16,7 @@
  * the end. Writes the section `telemetry` (or `telemetry-postgres`) of bench/RESULTS.md.
  *
  * Usage: node bench/telemetry.bench.ts [--days 365] [--fleet-devices 1000] [--fleet-interval 10] [--requests 20]
- *   [--ingest-rounds 5] [--ingest-batches 300] [--rollups fold|rebuild] [--compact | --no-compact]
+ *   [--ingest-rounds 15] [--ingest-batches 300] [--rollups fold|rebuild] [--compact | --no-compact]
  *   [--database-url postgres://…/postgres] [--no-write]
  */
 import os from 'node:os';
@@ -70,7 +70,7 @@ const { values: args } = parseArgs({
     'fleet-devices': { type: 'string', default: '1000' },
     'fleet-interval': { type: 'string', default: '10' },
     requests: { type: 'string', default: '20' },
-    'ingest-rounds': { type: 'string', default: '5' },
+    'ingest-rounds': { type: 'string', default: '15' },
     'ingest-batches': { type: 'string', default: '300' },
     rollups: { type: 'string', default: 'fold' },
     compact: { type: 'boolean' },
