@@ -176,6 +176,7 @@ export * from './core-apps.ts';
 export * from './core-clients.ts';
 export * from './core-device-groups.ts';
 export * from './core-groups.ts';
+export * from './core-model-paths.ts';
 export * from './core-organization-admin.ts';
 export * from './core-roles.ts';
 export * from './core-security-policies.ts';

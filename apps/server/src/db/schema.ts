@@ -193,6 +193,19 @@ export const roles = pgTable(
   (t) => [uniqueIndex('roles_org_name_idx').on(t.organizationId, t.name)],
 );
 
+/** Model paths registered in an organization for its roles to grant, besides the paths of its data models. */
+export const modelPaths = pgTable(
+  'model_paths',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    path: text('path').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.path] })],
+);
+
 export const userRoles = pgTable(
   'user_roles',
   {

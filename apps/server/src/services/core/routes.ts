@@ -8,6 +8,7 @@ import { deviceGroupRoutes } from './device-groups/routes.ts';
 import { deviceRoutes } from './devices/routes.ts';
 import { groupRoutes } from './groups/routes.ts';
 import { invitationRoutes } from './invitations/routes.ts';
+import { modelPathRoutes } from './model-paths/routes.ts';
 import { onboardingRoutes } from './onboarding/routes.ts';
 import { organizationAppRoutes } from './organization-apps/routes.ts';
 import { organizationAdminRoutes } from './organizations/admin-routes.ts';
@@ -36,6 +37,7 @@ export const coreService: ServiceDefinition = {
       invitationRoutes,
       groupRoutes,
       roleRoutes,
+      modelPathRoutes,
       securityPolicyRoutes,
       apiKeyRoutes,
       clientRoutes,

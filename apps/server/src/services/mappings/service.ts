@@ -245,6 +245,14 @@ export async function searchPaths(db: Db, principal: Principal, ref: string, inp
   });
 }
 
+/**
+ * The distinct paths of the current versions of the organization's own models containing `search`, for the core
+ * service's catalogue of grantable paths; the caller has already checked its own permission in the organization.
+ */
+export async function modelPathsOfOrganization(db: Db, organizationId: string, search?: string) {
+  return store.ownModelPaths(db, organizationId, search);
+}
+
 /** Shares a model of the organization (by name) with its sub-organizations, read-only, or stops sharing it. */
 export async function setModelVisibility(
   db: Db,

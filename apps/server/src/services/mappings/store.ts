@@ -2,6 +2,7 @@ import type { common } from '@edgeport/contract';
 import { and, count, desc, eq, ilike, inArray, isNull, max, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { containsPattern, fetchPage, orderOf, pageWindow } from '../../db/paging.ts';
+import { rowsOf } from '../../db/rows.ts';
 import {
   type DeviceStatus,
   devices,
@@ -221,6 +222,17 @@ export async function searchPaths(
   const items = (rows as unknown as { rows: PathHitRow[] }).rows;
   const total = (totals as unknown as { rows: { total: number }[] }).rows[0]?.total ?? 0;
   return { items, total: Number(total), page: input.page, pageSize: input.pageSize };
+}
+
+/** The distinct paths of the current versions of the organization's own models containing `search` (any case). */
+export async function ownModelPaths(db: Db, organizationId: string, search?: string): Promise<string[]> {
+  const rows = await db.execute(sql`
+    select distinct entry ->> 'path' as "path"
+    from ${models} join ${modelVersions} on ${modelVersions.modelId} = ${models.id}
+      and ${modelVersions.version} = ${models.currentVersion}
+    cross join lateral jsonb_array_elements(${modelVersions.paths}) as entry
+    where ${models.organizationId} = ${organizationId} and (entry ->> 'path') ilike ${containsPattern(search ?? '')}`);
+  return rowsOf<{ path: string }>(rows).map((row) => row.path);
 }
 
 // Presets -----------------------------------------------------------------------------------------------------------

@@ -10,19 +10,45 @@ import {
   TextInput,
   VisuallyHidden,
 } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
 import { Controller, type UseFormReturn, useFieldArray } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { useOrganizationApi } from '../../app/use-organization-api.ts';
+import { fetchKnownModelPaths } from './api.ts';
 import { firstInvalidId, modelPathError, type RoleFormValues } from './role-form.ts';
 
 type Props = { form: UseFormReturn<RoleFormValues>; readOnly: boolean };
+
+/** The organization's known model paths (GET modelPaths), only while the rows can be edited. */
+function useKnownModelPaths(enabled: boolean) {
+  const { organization, token } = useOrganizationApi();
+  return useQuery({
+    queryKey: ['iam-roles', organization.id, 'model-paths'],
+    queryFn: async ({ signal }) => fetchKnownModelPaths(await token(), organization.id, signal),
+    enabled,
+    staleTime: 60_000,
+  });
+}
 
 /** A data role's model paths: one row per path with read and write rights; rows are added and removed. */
 export function ModelPathTable({ form, readOnly }: Props) {
   const { t } = useTranslation();
   const { fields, append, remove } = useFieldArray({ control: form.control, name: 'modelPathPermissions' });
   const errors = form.formState.errors.modelPathPermissions;
+  const suggestionsId = useId();
+  // Suggestions only: a path no model has yet can still be typed, so a failed load just offers none.
+  const known = useKnownModelPaths(!readOnly);
+  const suggestions = readOnly ? undefined : known.data;
   return (
     <Stack gap="xs">
+      {suggestions && (
+        <datalist id={suggestionsId} data-testid="model-path-suggestions">
+          {suggestions.map((path) => (
+            <option key={path} value={path} />
+          ))}
+        </datalist>
+      )}
       {fields.length === 0 ? (
         <Text size="sm" c="dimmed" data-testid="model-paths-empty">
           {t('iamRoles.modelPaths.empty')}
@@ -51,6 +77,7 @@ export function ModelPathTable({ form, readOnly }: Props) {
                     size="xs"
                     ff="monospace"
                     placeholder="/plant/line1"
+                    list={suggestions ? suggestionsId : undefined}
                     aria-label={t('iamRoles.modelPaths.pathOf', { row: index + 1 })}
                     readOnly={readOnly}
                     error={errors?.[index]?.path?.message}

@@ -5,6 +5,7 @@ import type { PageRequest } from '../../shared/ui/DataTable.tsx';
 const ROLES = '/svc/core/api/v1/organizations/{org}/roles';
 const ROLE = '/svc/core/api/v1/organizations/{org}/roles/{id}';
 const CATALOGUE = '/svc/core/api/v1/applicationpermissions/all';
+const MODEL_PATHS = '/svc/core/api/v1/organizations/{org}/modelPaths';
 
 export type RolePage = OkBody<CorePaths, typeof ROLES, 'get'>;
 export type Role = OkBody<CorePaths, typeof ROLE, 'get'>;
@@ -76,4 +77,23 @@ export async function fetchApplicationPermissions(
     if (all.length >= result.total || result.items.length === 0) break;
   }
   return all;
+}
+
+/** The most suggestions the model path rows offer: one page of the organization's known paths. */
+const MODEL_PATH_SUGGESTIONS = 1000;
+
+/** The model paths known in the organization (registered or of its data models), sorted by path. */
+export async function fetchKnownModelPaths(
+  token: string,
+  org: string,
+  signal?: AbortSignal,
+): Promise<string[]> {
+  const result = await answer(
+    coreClient.GET(MODEL_PATHS, {
+      params: { path: { org }, query: { pageSize: MODEL_PATH_SUGGESTIONS } },
+      headers: bearer(token),
+      signal,
+    }),
+  );
+  return result.items.map((item) => item.path);
 }
