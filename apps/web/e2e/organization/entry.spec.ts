@@ -82,13 +82,17 @@ test.describe('organization entry (spec 4)', () => {
     await expect(page.getByTestId('shell')).toHaveAttribute('data-home-screen', 'vpn-devices');
     await expectRoute(page, '/vpn');
 
-    // A reload keeps the organization (remembered selection, same permission token).
-    const exchanges: string[] = [];
-    page.on('request', (r) => {
-      if (isUmaExchange(r)) exchanges.push(r.url());
-    });
+    // With no organization in the address, a reload of a user with two shows the selector (spec 4), the one entered
+    // last preselected: marked, focused, Enter enters it.
     await page.reload();
+    await expectRoute(page, '/organization', { redirectTo: '/vpn' });
+    const lastUsed = page.locator(`[data-testid="organization"][data-organization-id="${south.id}"]`);
+    await expect(lastUsed).toContainText('Last used');
+    await expect(rows.nth(0)).not.toContainText('Last used');
+    await expect(lastUsed).toBeFocused();
+    await page.keyboard.press('Enter');
     await expect(page.getByTestId('shell')).toHaveAttribute('data-organization', south.id);
+    await expectRoute(page, '/vpn');
     expect(errors).toEqual([]);
   });
 

@@ -11,7 +11,7 @@ describe('organization entry decision (spec 4)', () => {
       kind: 'enter',
       organization: beta,
     });
-    expect(decideEntry({ organizations: [alpha, beta], requested: 'alpha', stored: 'b' })).toEqual({
+    expect(decideEntry({ organizations: [alpha, beta], requested: 'alpha' })).toEqual({
       kind: 'enter',
       organization: alpha,
     });
@@ -22,14 +22,6 @@ describe('organization entry decision (spec 4)', () => {
       kind: 'select',
       unknownOrganization: 'zeta',
     });
-  });
-
-  it('re-enters the remembered organization while it is still one of the user’s', () => {
-    expect(decideEntry({ organizations: [alpha, beta], stored: 'b' })).toEqual({
-      kind: 'enter',
-      organization: beta,
-    });
-    expect(decideEntry({ organizations: [alpha, beta], stored: 'gone' })).toEqual({ kind: 'select' });
   });
 
   it('chooses the only organization; several or none lead to the selector', () => {

@@ -15,23 +15,20 @@ export function findOrganization(
 }
 
 /**
- * Spec 4: an organization named in the URL is entered (an unknown one leads to the selector); otherwise the one the
- * user entered last (still theirs); otherwise the only one; otherwise the selector.
+ * Spec 4: an organization named in the URL is entered (an unknown one leads to the selector); otherwise the only one;
+ * otherwise the selector (where the one entered last is preselected, not entered).
  */
 export function decideEntry(input: {
   organizations: readonly Organization[];
   requested?: string | undefined;
-  stored?: string | undefined;
 }): EntryDecision {
-  const { organizations, requested, stored } = input;
+  const { organizations, requested } = input;
   if (requested) {
     const named = findOrganization(organizations, requested);
     return named
       ? { kind: 'enter', organization: named }
       : { kind: 'select', unknownOrganization: requested };
   }
-  const remembered = stored ? findOrganization(organizations, stored) : undefined;
-  if (remembered) return { kind: 'enter', organization: remembered };
   const [only] = organizations;
   if (organizations.length === 1 && only) return { kind: 'enter', organization: only };
   return { kind: 'select' };

@@ -104,10 +104,11 @@ describe('entering an organization', () => {
     expect(renewed && canSeeScreen(renewed.ability, 'devices', renewed.features)).toBe(true);
   });
 
-  it('decides with the remembered selection', async () => {
+  it('keeps the organization entered last as a preselection: it leads to the selector, not into it', async () => {
     const { session, storage } = setup([]);
     storage.setItem(STORAGE_KEYS.selectedOrganization, 'b');
-    expect(await session.decide(undefined)).toMatchObject({ kind: 'enter', organization: { id: 'b' } });
+    expect(await session.decide(undefined)).toEqual({ kind: 'select' });
+    expect(session.lastEntered()).toBe('b');
     expect(await session.decide('nope')).toEqual({ kind: 'select', unknownOrganization: 'nope' });
   });
 });

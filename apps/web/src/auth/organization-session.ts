@@ -91,11 +91,12 @@ export class OrganizationSession {
   }
 
   async decide(requested: string | undefined): Promise<EntryDecision> {
-    return decideEntry({
-      organizations: await this.organizations(),
-      requested,
-      stored: storedOrganizationId(this.#deps.storage),
-    });
+    return decideEntry({ organizations: await this.organizations(), requested });
+  }
+
+  /** The organization entered last (kept until sign-out): the selector preselects it. */
+  lastEntered(): string | undefined {
+    return storedOrganizationId(this.#deps.storage);
   }
 
   /** Enters `organization`; concurrent calls for the same organization share one entry. */

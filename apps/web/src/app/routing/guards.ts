@@ -46,7 +46,7 @@ export async function requireSession(request: Request): Promise<SignedInPortal> 
   return portal;
 }
 
-/** Inside an organization (spec 4): the one the URL names, else the remembered one, else the only one. */
+/** Inside an organization (spec 4): the one the URL names, else the only one, else the selector. */
 export async function requireOrganization(request: Request): Promise<EnteredOrganization> {
   const { organizations } = await requireSession(request);
   const destination = destinationOf(request);

@@ -12,7 +12,7 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { currentPortal } from '../../app/portal.ts';
@@ -111,6 +111,7 @@ export default function OrganizationSelectorPage() {
               rows={organizationRows(list.data, query)}
               query={query}
               entering={entering}
+              lastEntered={organizations.lastEntered()}
               onEnter={(organization) => void enter(organization)}
             />
           </>
@@ -137,11 +138,15 @@ type ListProps = {
   rows: OrganizationRow[];
   query: string;
   entering: string | undefined;
+  /** The organization entered last: preselected (marked and focused, Enter enters it), never entered by itself. */
+  lastEntered: string | undefined;
   onEnter: (organization: Organization) => void;
 };
 
-function OrganizationList({ rows, query, entering, onEnter }: ListProps) {
+function OrganizationList({ rows, query, entering, lastEntered, onEnter }: ListProps) {
   const { t } = useTranslation();
+  const preselected = useRef<HTMLButtonElement>(null);
+  useEffect(() => preselected.current?.focus(), []);
   if (rows.length === 0) {
     return <Text c="dimmed">{t('organization.noMatch', { query })}</Text>;
   }
@@ -155,6 +160,8 @@ function OrganizationList({ rows, query, entering, onEnter }: ListProps) {
               style={{ paddingLeft: 16 + depth * 24 }}
               onClick={() => onEnter(organization)}
               disabled={entering !== undefined}
+              ref={organization.id === lastEntered ? preselected : undefined}
+              data-last-used={organization.id === lastEntered || undefined}
               data-testid="organization"
               data-organization-id={organization.id}
               data-resource-id={organization.resourceId}
@@ -170,6 +177,11 @@ function OrganizationList({ rows, query, entering, onEnter }: ListProps) {
                 </Text>
               </Stack>
               <Group gap={6} wrap="nowrap">
+                {organization.id === lastEntered && (
+                  <Badge variant="outline" color="gray">
+                    {t('organization.lastUsed')}
+                  </Badge>
+                )}
                 {organization.iotEnabled && (
                   <Badge variant="light" color="teal" title={t('organization.iotTitle')}>
                     {t('organization.iot')}
