@@ -39,6 +39,14 @@ test.afterAll(async ({ request }) => {
   expect(response.status()).toBe(200);
 });
 
+/** The page size of a call listing the products of `org`, or null for any other call. */
+function productPageSize(url: string, org: string): string | null {
+  const parsed = new URL(url);
+  return parsed.pathname.endsWith(`/organizations/${org}/products`)
+    ? parsed.searchParams.get('pageSize')
+    : null;
+}
+
 function licenceRow(scope: Page | Locator, code: string): Locator {
   return scope.locator(`tr[data-license-code="${code}"]`);
 }
@@ -62,7 +70,10 @@ test('a dealer sells a device licence to a new client, the client activates a de
   const clientAdminEmail = tenant.users.clientAdmin?.email ?? '';
 
   // ---- A product: one device, one year, 49.90 EUR typed with a comma (converted exactly to 4990 cents) ----
+  // Spec 9: the products panel fetches every product 200 a page; the issue form's list is one call of 10000.
+  const allProducts = page.waitForRequest((req) => productPageSize(req.url(), dealerOrg.id) === '200');
   await signInAs(page, tenant, 'dealer', '/dealer/licenses?view=products');
+  await allProducts;
   await expect(page.getByRole('heading', { level: 1, name: 'Licences' })).toBeVisible();
   await expect(page.getByRole('tab', { name: 'Products', selected: true })).toBeVisible();
   await expect(page.getByTestId('products-empty')).toBeVisible();
@@ -119,7 +130,9 @@ test('a dealer sells a device licence to a new client, the client activates a de
   await expect(clientRow.getByTestId('client-devices')).toHaveText('0');
 
   // ---- Issue it a device licence, active at once ----
+  const productList = page.waitForRequest((req) => productPageSize(req.url(), dealerOrg.id) === '10000');
   await drawer.getByTestId('issue-license').click();
+  await productList;
   const issueForm = page.getByTestId('issue-license-form');
   await issueForm.getByRole('combobox', { name: 'Product' }).click();
   await page.getByRole('option', { name: /^Device licence, one year \(DEV-1Y\)/ }).click();
@@ -176,9 +189,17 @@ test('a dealer sells a device licence to a new client, the client activates a de
   await page.getByRole('tab', { name: 'Clients', exact: true }).click();
   await page.getByRole('button', { name: `Open client ${CLIENT}` }).click();
   await drawer.getByRole('tab', { name: 'Activation keys (1)' }).click();
+  // Spec 9: the resources screen counts the licences with the count call, page size 1000.
+  const counted = page.waitForRequest(
+    (req) =>
+      req.url().includes('/licenses/count?') && new URL(req.url()).searchParams.get('pageSize') === '1000',
+  );
   await drawer.getByRole('link', { name: "Open the client's resources" }).click();
   await expectRoute(page, '/organizations/resources');
   await expect(page.getByTestId('organization-resources-page')).toContainText(CLIENT);
+  await counted;
+  await expect(page.getByTestId('licence-count-ACTIVE')).toHaveText('Active: 1');
+  await expect(page.getByTestId('licence-count-EXPIRED')).toHaveText('Expired: 0');
   await page.goto(`${tenant.origin}/#/permission`);
   await expect(page.getByTestId('users-page')).toBeVisible();
   await page.getByTestId('invite-user').click();

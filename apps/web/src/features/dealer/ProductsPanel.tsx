@@ -20,7 +20,7 @@ import { describeError } from '../../shared/http/describe.ts';
 import { formatMoney } from '../../shared/money/money.ts';
 import { confirmDanger } from '../../shared/ui/confirm.tsx';
 import { LoadFailed } from '../../shared/ui/LoadFailed.tsx';
-import { deleteProduct, fetchProducts, fetchVersions, type Product } from './api.ts';
+import { deleteProduct, fetchAllProducts, fetchVersions, type Product } from './api.ts';
 import { formatCount, formatDate } from './format.ts';
 import { useRefreshDealer } from './LicenseActions.tsx';
 import { dealerFailure } from './messages.ts';
@@ -39,8 +39,8 @@ export function ProductsPanel() {
   const canDelete = ability.can('DELETE', 'products');
 
   const products = useQuery({
-    queryKey: [DEALER_KEY, organization.id, 'products'],
-    queryFn: async ({ signal }) => fetchProducts(await token(), organization.id, signal),
+    queryKey: [DEALER_KEY, organization.id, 'allProducts'],
+    queryFn: async ({ signal }) => fetchAllProducts(await token(), organization.id, signal),
   });
 
   const remove = async (product: Product) => {
@@ -83,7 +83,7 @@ export function ProductsPanel() {
           onRetry={() => void products.refetch()}
         />
       )}
-      {products.data?.items.length === 0 && (
+      {products.data?.length === 0 && (
         <Stack gap={4} align="center" py="lg" data-testid="products-empty">
           <Text fw={500}>{t('dealer.products.empty')}</Text>
           <Text size="sm" c="dimmed">
@@ -91,7 +91,7 @@ export function ProductsPanel() {
           </Text>
         </Stack>
       )}
-      {products.data && products.data.items.length > 0 && (
+      {products.data && products.data.length > 0 && (
         <Table.ScrollContainer minWidth={760}>
           <Table aria-label={t('dealer.products.tableLabel')} highlightOnHover>
             <Table.Thead>
@@ -112,7 +112,7 @@ export function ProductsPanel() {
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {products.data.items.map((product) => {
+              {products.data.map((product) => {
                 const open = expanded === product.id;
                 return (
                   <Fragment key={product.id}>

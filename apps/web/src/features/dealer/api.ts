@@ -119,15 +119,38 @@ export function revokeLicense(token: string, org: string, id: string) {
 
 // ---- Products ----
 
-/** Every product of the dealer (spec 9: the product list is fetched 10000 at a time), by code. */
+/** Spec 9: the product list is one call of up to 10000 products. */
+export const PRODUCT_LIST_SIZE = 10_000;
+/** Spec 9: fetching every product reads them 200 a page. */
+export const PRODUCT_PAGE_SIZE = 200;
+
+const BY_CODE = { sort: 'code', order: 'asc' } as const;
+
+/** The product list a licence is issued from (spec 9: one call of 10000), by code. */
 export function fetchProducts(token: string, org: string, signal?: AbortSignal) {
   return answer(
     licenseClient.GET(PRODUCTS, {
-      params: { path: { org }, query: { pageSize: 10_000, sort: 'code', order: 'asc' } },
+      params: { path: { org }, query: { pageSize: PRODUCT_LIST_SIZE, ...BY_CODE } },
       headers: bearer(token),
       signal,
     }),
   );
+}
+
+/** Every product of the dealer, page after page (spec 9: 200 a page when fetching all), by code. */
+export async function fetchAllProducts(token: string, org: string, signal?: AbortSignal): Promise<Product[]> {
+  const all: Product[] = [];
+  for (let page = 0; ; page++) {
+    const result = await answer(
+      licenseClient.GET(PRODUCTS, {
+        params: { path: { org }, query: { page, pageSize: PRODUCT_PAGE_SIZE, ...BY_CODE } },
+        headers: bearer(token),
+        signal,
+      }),
+    );
+    all.push(...result.items);
+    if (result.items.length < PRODUCT_PAGE_SIZE || all.length >= result.total) return all;
+  }
 }
 
 export function createProduct(token: string, org: string, input: ProductInput) {

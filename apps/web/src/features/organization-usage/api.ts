@@ -11,6 +11,7 @@ const JOURNAL = `${ORG}/subscriptions/resource/{type}/journal` as const;
 const HISTORY = `${ORG}/subscriptions/history` as const;
 const TRIAL = `${ORG}/subscriptions/trialExpiration` as const;
 const LICENSES = `${ORG}/licenses` as const;
+const LICENSE_COUNT = `${ORG}/licenses/count` as const;
 const AUTORENEW = `${ORG}/licenses/{id}/autorenew` as const;
 const RENEW = `${ORG}/licenses/{id}/renew` as const;
 const VALIDATE = `${ORG}/licenses/validate` as const;
@@ -36,6 +37,7 @@ export type HistoryEntry = HistoryPage['items'][number];
 export type TrialExpiration = OkBody<LicensePaths, typeof TRIAL, 'get'>;
 export type LicensePage = OkBody<LicensePaths, typeof LICENSES, 'get'>;
 export type License = LicensePage['items'][number];
+export type LicenseStatus = License['status'];
 export type Validation = OkBody<LicensePaths, typeof VALIDATE, 'get'>;
 export type ExpirationDate = OkBody<LicensePaths, typeof EXPIRATION, 'get'>;
 export type InvoicePage = OkBody<LicensePaths, typeof INVOICES, 'get'>;
@@ -61,6 +63,7 @@ export const usageKeys = {
   trial: (org: string) => ['organization-usage', org, 'trial'] as const,
   expiration: (org: string) => ['organization-usage', org, 'expiration'] as const,
   licenses: (org: string, paging?: Paging) => ['organization-usage', org, 'licenses', paging] as const,
+  licenseCounts: (org: string) => ['organization-usage', org, 'licenseCounts'] as const,
   deviceLicenses: (org: string) => ['organization-usage', org, 'deviceLicenses'] as const,
   invoices: (org: string, paging?: Paging) => ['organization-usage', org, 'invoices', paging] as const,
   transactions: (org: string, paging?: Paging) =>
@@ -103,6 +106,44 @@ export function fetchLicenses(
   return answer(
     licenseClient.GET(LICENSES, { params: { path: { org }, query: paging }, ...request(token, signal) }),
   );
+}
+
+/** Spec 9: the licence count call is made with page size 1000. */
+export const LICENSE_COUNT_PAGE_SIZE = 1000;
+/** The statuses the licence counts show, in their order. */
+export const LICENSE_STATUSES: readonly LicenseStatus[] = ['ACTIVE', 'ISSUED', 'EXPIRED', 'REVOKED'];
+
+export type LicenseCounts = Record<LicenseStatus, number>;
+
+/** How many licences of one status the organization holds (the licence count call). */
+async function fetchLicenseCount(
+  token: string,
+  org: string,
+  status: LicenseStatus,
+  signal?: AbortSignal,
+): Promise<number> {
+  const query = { status, pageSize: LICENSE_COUNT_PAGE_SIZE };
+  return (
+    await answer(
+      licenseClient.GET(LICENSE_COUNT, { params: { path: { org }, query }, ...request(token, signal) }),
+    )
+  ).count;
+}
+
+/** How many licences the organization holds in each status. */
+export async function fetchLicenseCounts(
+  token: string,
+  org: string,
+  signal?: AbortSignal,
+): Promise<LicenseCounts> {
+  const count = (status: LicenseStatus) => fetchLicenseCount(token, org, status, signal);
+  const [ACTIVE, ISSUED, EXPIRED, REVOKED] = await Promise.all([
+    count('ACTIVE'),
+    count('ISSUED'),
+    count('EXPIRED'),
+    count('REVOKED'),
+  ]);
+  return { ACTIVE, ISSUED, EXPIRED, REVOKED };
 }
 
 export function setAutorenew(token: string, org: string, id: string, autorenew: boolean) {

@@ -12,6 +12,7 @@ import { fetchLicenses, type License, renewLicense, setAutorenew, usageKeys } fr
 import { useFormats } from '../format.ts';
 import { colorOf, LICENSE_COLORS } from '../status-colors.ts';
 import { ActivateLicenseCard } from './ActivateLicenseCard.tsx';
+import { LicenseCounts } from './LicenseCounts.tsx';
 
 /** Spec 9: licences are listed 200 a page, newest first. */
 const LICENSE_PAGE_SIZE = 200;
@@ -215,6 +216,7 @@ export function LicensesSection({ canManage }: { canManage: boolean }) {
         <Title order={2} size="h4" id="licenses-heading">
           {t('organizationUsage.resources.licenses.heading')}
         </Title>
+        <LicenseCounts />
       </Group>
       {canManage && <ActivateLicenseCard />}
       <DataTable<License>
