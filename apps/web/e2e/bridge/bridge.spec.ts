@@ -73,6 +73,43 @@ test('an app of another origin connects, gets the context, a new jwt after a ref
   expect(errors).toEqual([]);
 });
 
+test('an appHref in the page query is read and kept there in sync; leaving the app drops it', async ({
+  page,
+  request,
+}) => {
+  const errors = collectConsoleErrors(page);
+  const tenant = await seedBridgeTenant(request);
+  const container = `/store/container/${tenant.appId}`;
+  const pageAppHref = () => new URL(page.url()).searchParams.get('appHref');
+  await signInAs(page, tenant, 'admin', '/home');
+  // A link with the app's address in the page query (spec 4): it survives the sign-in round trip and opens that page.
+  await page.goto(`${tenant.origin}/?appHref=${encodeURIComponent(`${SAMPLE_APP()}#/two`)}#${container}`);
+  const app = appFrame(page);
+  await expectConnected(app, tenant.origin);
+  await expect(app.locator('#page-title')).toHaveText('Details');
+  expect(pageAppHref()).toBe(`${SAMPLE_APP()}#/two`);
+
+  // The app moves: the page query follows, the hash query stays without appHref; back and reload restore it.
+  await app.getByRole('link', { name: 'Settings' }).click();
+  await expect.poll(pageAppHref).toBe(`${SAMPLE_APP()}#/three`);
+  expect(appHrefOf(page)).toBeNull();
+  expect(routePath(page)).toBe(container);
+  await page.goBack();
+  await expect(app.locator('#page-title')).toHaveText('Details');
+  expect(pageAppHref()).toBe(`${SAMPLE_APP()}#/two`);
+  await page.reload();
+  await expectConnected(app, tenant.origin);
+  await expect(app.locator('#page-title')).toHaveText('Details');
+
+  // Another screen: the page query no longer carries the app's address.
+  await page.evaluate(() => {
+    window.location.hash = '#/home';
+  });
+  await expectRoute(page, '/home');
+  await expect.poll(pageAppHref).toBeNull();
+  expect(errors).toEqual([]);
+});
+
 test('the app asks the portal to navigate to each page identifier; anything else is ignored', async ({
   page,
   request,

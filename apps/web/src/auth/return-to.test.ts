@@ -14,6 +14,16 @@ describe('the hash route across the sign-in round trip', () => {
     expect(history.replaceState).toHaveBeenCalledTimes(1);
   });
 
+  it('keeps the page query the route came with (spec 4: appHref may live there)', () => {
+    const storage = new MemoryStorage();
+    const history = { replaceState: vi.fn() };
+    const appHref = encodeURIComponent('http://apps.localhost:8080/samples/bridge-app/#/two');
+    rememberReturnTo('#/store/container/7', storage, `?appHref=${appHref}`);
+    rememberReturnTo('#state=abc&session_state=x&code=123', storage, '');
+    restoreReturnTo(storage, history, '');
+    expect(history.replaceState).toHaveBeenCalledWith(null, '', `?appHref=${appHref}#/store/container/7`);
+  });
+
   it('ignores the root and login answers that follow a hash route', () => {
     const storage = new MemoryStorage();
     rememberReturnTo('#/', storage);

@@ -10,14 +10,19 @@ function isLoginAnswer(hash: string): boolean {
 
 /**
  * The identity server sends the browser back to the portal's root (the one redirect URI a client registers);
- * the hash route the user asked for is kept here across that round trip.
+ * the hash route the user asked for, and the page query it came with (`?…`, where spec 4 may keep appHref), are kept
+ * here across that round trip.
  */
-export function rememberReturnTo(hash: string, storage: Storage): void {
+export function rememberReturnTo(
+  hash: string,
+  storage: Storage,
+  pageQuery: string = globalThis.location?.search ?? '',
+): void {
   if (hash === '' || hash === '#' || hash === '#/' || isLoginAnswer(hash)) return;
-  writeItem(storage, RETURN_TO_KEY, hash);
+  writeItem(storage, RETURN_TO_KEY, `${pageQuery}${hash}`);
 }
 
-/** After sign-in: puts the remembered hash route back into the address, before the router reads it. */
+/** After sign-in: puts the remembered page query and hash route back into the address, before the router reads it. */
 export function restoreReturnTo(
   storage: Storage,
   history: Pick<History, 'replaceState'>,

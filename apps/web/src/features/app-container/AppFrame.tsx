@@ -2,7 +2,7 @@ import { createHostConnection, type HostConnection, type PageId, PORTAL_ROUTES }
 import { Alert, Badge, Group, Stack, Text, Title, useComputedColorScheme } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { currentPortal } from '../../app/portal.ts';
 import { useEnteredOrganization } from '../../app/shell/useEnteredOrganization.ts';
 import { useOrganizationApi } from '../../app/use-organization-api.ts';
@@ -10,6 +10,7 @@ import { useStore } from '../../shared/store.ts';
 import { portalTheme } from '../../shared/theme/portal-theme.ts';
 import { appPreferences, type StoreApp } from './api.ts';
 import { frameAddress, hostDomainOf, renewalDelay } from './frame-address.ts';
+import { useAppHref } from './use-app-href.ts';
 
 type Status = 'waiting' | 'connected' | 'failed';
 
@@ -18,8 +19,9 @@ const SANDBOX = 'allow-scripts allow-same-origin allow-forms allow-popups allow-
 
 /**
  * The portal as host (spec 2/4): the app's entry address in a frame, connected through the bridge. The app gets the
- * user's permission token (and every renewal), the organization, theme and brand; its address is kept in the
- * `appHref` query of the portal's hash, both ways, so a reload or back/forward shows the app's own page again.
+ * user's permission token (and every renewal), the organization, theme and brand; its address is kept in appHref (of
+ * the page query or of the hash query, see useAppHref), both ways, so a reload or back/forward shows the app's own page
+ * again.
  */
 export function AppFrame({ app }: { app: StoreApp }) {
   const { t } = useTranslation();
@@ -28,8 +30,7 @@ export function AppFrame({ app }: { app: StoreApp }) {
   const theme = useStore(portalTheme);
   const colorScheme = useComputedColorScheme('light');
   const navigate = useNavigate();
-  const [params, setParams] = useSearchParams();
-  const appHref = params.get('appHref');
+  const { appHref, keep } = useAppHref();
   const frame = useRef<HTMLIFrameElement>(null);
   const connection = useRef<HostConnection | undefined>(undefined);
   /** The app address the portal and the app agree on (the last one either side set). */
@@ -39,8 +40,8 @@ export function AppFrame({ app }: { app: StoreApp }) {
 
   // Callbacks of the connection see the latest router functions without recreating the connection.
   // (useOrganizationApi gives a new token function on every render: it is read through here too.)
-  const latest = useRef({ navigate, setParams, appHref, token });
-  latest.current = { navigate, setParams, appHref, token };
+  const latest = useRef({ navigate, keep, appHref, token });
+  latest.current = { navigate, keep, appHref, token };
   const initial = useRef({ organization, theme, colorScheme });
 
   useEffect(() => {
@@ -75,14 +76,7 @@ export function AppFrame({ app }: { app: StoreApp }) {
         onHref: ({ href, type }) => {
           known.current = href;
           if (href === latest.current.appHref) return;
-          latest.current.setParams(
-            (previous) => {
-              const next = new URLSearchParams(previous);
-              next.set('appHref', href);
-              return next;
-            },
-            { replace: type === 'replace' },
-          );
+          latest.current.keep(href, type);
         },
         preferences: appPreferences(app.id, session.user.username, permissionToken),
       });

@@ -1,6 +1,15 @@
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { frameAddress, hostDomainOf, originOf, renewalDelay } from './frame-address.ts';
+import {
+  appHrefIn,
+  appHrefPlace,
+  frameAddress,
+  hostDomainOf,
+  originOf,
+  renewalDelay,
+  withHashAppHref,
+  withPageAppHref,
+} from './frame-address.ts';
 import { pageOfLink, routeOfHostHref } from './guest.ts';
 
 const APP = {
@@ -41,6 +50,60 @@ describe('the app frame address', () => {
     expect(hostDomainOf('acme.app.example.com')).toBe('example.com');
     expect(hostDomainOf('demo.app.localhost')).toBe('localhost');
     expect(hostDomainOf('portal.example.com')).toBe('portal.example.com');
+  });
+});
+
+describe('appHref in the page query or in the hash query (spec 4)', () => {
+  const TWO = `${APP.entryUrl}#/two`;
+  const THREE = `${APP.entryUrl}#/three?tab=a&b=1`;
+  const query = (init: Record<string, string> = {}) => new URLSearchParams(init);
+  /** The page query and the hash query of a portal address. */
+  const queriesOf = (address: string) => {
+    const url = new URL(address);
+    return { page: url.searchParams, hash: new URLSearchParams(url.hash.split('?')[1] ?? '') };
+  };
+
+  it('keeps the place a link or reload used: the page query when only it has appHref, else the hash query', () => {
+    expect(appHrefPlace(query({ appHref: TWO }), query())).toBe('page');
+    expect(appHrefPlace(query(), query({ appHref: TWO }))).toBe('hash');
+    expect(appHrefPlace(query({ appHref: TWO }), query({ appHref: THREE }))).toBe('hash');
+    expect(appHrefPlace(query({ realm: 'acme' }), query())).toBe('hash');
+  });
+
+  it('reads appHref from the page query as from the hash query', () => {
+    const fromPage = queriesOf(
+      `http://acme.app.localhost:8080/?appHref=${encodeURIComponent(TWO)}#/store/container/7`,
+    );
+    expect(appHrefPlace(fromPage.page, fromPage.hash)).toBe('page');
+    expect(appHrefIn('page', fromPage)).toBe(TWO);
+    expect(frameAddress(APP, appHrefIn('page', fromPage))).toBe(TWO);
+    const fromHash = queriesOf(
+      `http://acme.app.localhost:8080/#/store/container/7?appHref=${encodeURIComponent(TWO)}`,
+    );
+    expect(appHrefPlace(fromHash.page, fromHash.hash)).toBe('hash');
+    expect(appHrefIn('hash', fromHash)).toBe(TWO);
+    expect(appHrefIn('page', fromHash)).toBeNull();
+  });
+
+  it('writes a new address to the page query, leaving the route and the other parameters as they are', () => {
+    const portal = `http://acme.app.localhost:8080/?realm=acme&appHref=${encodeURIComponent(TWO)}#/store/container/7?x=1`;
+    const moved = withPageAppHref(portal, THREE);
+    const url = new URL(moved);
+    expect(url.hash).toBe('#/store/container/7?x=1');
+    expect(url.searchParams.get('realm')).toBe('acme');
+    expect(appHrefIn('page', queriesOf(moved))).toBe(THREE);
+    expect(appHrefIn('hash', queriesOf(moved))).toBeNull();
+    const dropped = withPageAppHref(moved, null);
+    expect(new URL(dropped).searchParams.has('appHref')).toBe(false);
+    expect(new URL(dropped).hash).toBe('#/store/container/7?x=1');
+  });
+
+  it('writes a new address to the hash query, keeping its other parameters', () => {
+    const before = query({ x: '1', appHref: TWO });
+    const after = withHashAppHref(before, THREE);
+    expect(after.get('appHref')).toBe(THREE);
+    expect(after.get('x')).toBe('1');
+    expect(before.get('appHref')).toBe(TWO);
   });
 });
 

@@ -20,6 +20,43 @@ export function frameAddress(app: { entryUrl: string; origin: string }, appHref:
   return appHref && originOf(appHref) === app.origin ? appHref : app.entryUrl;
 }
 
+/** The query parameter that keeps the embedded app's address (spec 4). */
+export const APP_HREF = 'appHref';
+
+/** Where appHref is kept: the page query (before the `#`) or the hash query (the portal's route). */
+export type AppHrefPlace = 'page' | 'hash';
+
+/**
+ * Spec 4 keeps appHref in the page query or in the hash query: the one a link or reload brought is the one kept in
+ * sync. The hash query wins when both have one (it belongs to the route); with neither, the hash query is used.
+ */
+export function appHrefPlace(pageQuery: URLSearchParams, hashQuery: URLSearchParams): AppHrefPlace {
+  return pageQuery.has(APP_HREF) && !hashQuery.has(APP_HREF) ? 'page' : 'hash';
+}
+
+/** The appHref kept in `place`, or null. */
+export function appHrefIn(
+  place: AppHrefPlace,
+  queries: { page: URLSearchParams; hash: URLSearchParams },
+): string | null {
+  return queries[place].get(APP_HREF);
+}
+
+/** A copy of a hash query with appHref set to `href`. */
+export function withHashAppHref(hashQuery: URLSearchParams, href: string): URLSearchParams {
+  const next = new URLSearchParams(hashQuery);
+  next.set(APP_HREF, href);
+  return next;
+}
+
+/** The page's address with appHref set to `href` in its page query (null removes it); the hash stays as it is. */
+export function withPageAppHref(address: string, href: string | null): string {
+  const url = new URL(address);
+  if (href === null) url.searchParams.delete(APP_HREF);
+  else url.searchParams.set(APP_HREF, href);
+  return url.href;
+}
+
 /** The host domain of spec 3: the product domain the portal runs under (`acme.app.example.com` -> `example.com`). */
 export function hostDomainOf(hostname: string): string {
   const marker = hostname.indexOf('.app.');
