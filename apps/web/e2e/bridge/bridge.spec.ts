@@ -102,9 +102,7 @@ test('an appHref in the page query is read and kept there in sync; leaving the a
   await expect(app.locator('#page-title')).toHaveText('Details');
 
   // Another screen: the page query no longer carries the app's address.
-  await page.evaluate(() => {
-    window.location.hash = '#/home';
-  });
+  await page.evaluate(`window.location.hash = '#/home'`);
   await expectRoute(page, '/home');
   await expect.poll(pageAppHref).toBeNull();
   expect(errors).toEqual([]);
