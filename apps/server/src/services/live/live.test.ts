@@ -6,7 +6,7 @@ import { caller } from '../../../test/support/calls.ts';
 import { activatedDevice, testPreset } from '../../../test/support/devices.ts';
 import { seedTenants, userWithRole } from '../../../test/support/fixtures.ts';
 import { startTestServer, type TestServer } from '../../../test/support/server.ts';
-import { rptFor } from '../../../test/support/tokens.ts';
+import { decodePayload, rptFor, signWith } from '../../../test/support/tokens.ts';
 import { roles } from '../../db/schema.ts';
 import { addMember, createRole } from '../core/organizations/provisioning.ts';
 
@@ -125,6 +125,90 @@ describe('live feed /svc/live', () => {
     live.send({ type: 'subscribe', deviceIds: ['not-a-uuid'] });
     await expect.poll(() => live.received.find((m) => m.type === 'error')?.message).toMatch(/deviceIds/);
     live.socket.close();
+  });
+});
+
+describe('re-authentication of an open socket', () => {
+  /** The values messages received since the `ready` numbered `readyIndex` (0 = the first). */
+  function valuesSince(received: Message[], readyIndex: number) {
+    const readies = received.flatMap((message, index) => (message.type === 'ready' ? [index] : []));
+    const from = readies[readyIndex];
+    if (from === undefined) return [];
+    return received
+      .slice(from)
+      .filter((message) => message.type === 'values')
+      .map((message) => message.values as Record<string, unknown>);
+  }
+
+  it("uses the refreshed token the browser sends over the open socket: its expiry, the user's data roles now", async () => {
+    const email = 'refresher@live.test';
+    const user = await userWithRole(server, REALM, tenants.orgA.id, email, [
+      { rsname: 'portal', scopes: ['ACCESS'] },
+      { rsname: 'devices', scopes: ['READ'] },
+    ]);
+    const { rpt } = await rptFor(server, REALM, email, tenants.orgA.resourceId);
+    const key = (await server.app.realms.get(REALM))?.signingKey ?? {};
+    const claims = decodePayload(rpt);
+    const nowSeconds = () => Math.floor(Date.now() / 1000);
+    // The permission token the socket opens with runs out in 4 to 5 s.
+    const expiring = await signWith(key, claims, nowSeconds() + 5);
+
+    const refreshing = await liveConnection();
+    const control = await liveConnection();
+    for (const session of [refreshing, control]) {
+      session.send({ type: 'auth', token: expiring, organization: tenants.orgA.id });
+      await session.next('ready');
+    }
+    refreshing.send({ type: 'subscribe', deviceIds: [device.deviceId] });
+    let client = await publish({ LineSpeed: 201, MotorTemp: 701 });
+    await client.endAsync();
+    // No data role yet: every path.
+    await expect
+      .poll(() => valuesSince(refreshing.received, 0).find((values) => values['/line/speed'] === 201))
+      .toMatchObject({ '/motor/temperature': 70.1 });
+
+    // The user is given a data role that reads only /line; the browser refreshes its permission token and sends it.
+    const dataRole = await createRole(server.database.db, tenants.orgA.id, 'Refresher lines', []);
+    await server.database.db
+      .update(roles)
+      .set({ kind: 'data', modelPathPermissions: [{ path: '/line', read: true, write: false }] })
+      .where(eq(roles.id, dataRole.id));
+    await addMember(server.database.db, tenants.orgA.id, user.id, [dataRole.id]);
+    const refreshed = await signWith(key, claims, nowSeconds() + 300);
+    refreshing.send({ type: 'auth', token: refreshed, organization: tenants.orgA.id });
+    await expect
+      .poll(() => refreshing.received.filter((message) => message.type === 'ready'))
+      .toEqual([
+        { type: 'ready', organizationId: tenants.orgA.id },
+        { type: 'ready', organizationId: tenants.orgA.id },
+      ]);
+
+    // The subscription stays; the values now carry only the paths the data role reads.
+    client = await publish({ LineSpeed: 202, MotorTemp: 702 });
+    await client.endAsync();
+    await expect
+      .poll(() => valuesSince(refreshing.received, 1).find((values) => values['/line/speed'] === 202))
+      .toBeTruthy();
+    expect(valuesSince(refreshing.received, 1).filter((values) => '/motor/temperature' in values)).toEqual(
+      [],
+    );
+
+    // The first token's expiry closes the socket that kept it, not the one that sent the refreshed token.
+    await expect.poll(() => control.closeCode(), { timeout: 8_000, interval: 100 }).toBe(4401);
+    expect(refreshing.closeCode()).toBeUndefined();
+    client = await publish({ LineSpeed: 203 });
+    await client.endAsync();
+    await expect
+      .poll(() => valuesSince(refreshing.received, 1).find((values) => values['/line/speed'] === 203))
+      .toBeTruthy();
+
+    // A token sent later is checked like the first: an expired one closes the socket (4401).
+    refreshing.send({
+      type: 'auth',
+      token: await signWith(key, claims, nowSeconds() - 60),
+      organization: tenants.orgA.id,
+    });
+    await expect.poll(() => refreshing.closeCode()).toBe(4401);
   });
 });
 

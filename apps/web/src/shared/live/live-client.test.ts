@@ -87,3 +87,37 @@ describe('LiveClient alarm listeners', () => {
     client.close();
   });
 });
+
+describe('LiveClient re-authentication', () => {
+  beforeEach(() => {
+    FakeSocket.created = [];
+    vi.stubGlobal('WebSocket', FakeSocket);
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('sends the refreshed permission token over the open socket, and nothing while the token is unchanged', async () => {
+    let token = 'token-1';
+    const client = new LiveClient('ws://host/svc/live', 'org-1', async () => token);
+    client.onAlarm(() => {});
+    const socket = FakeSocket.created[0];
+    if (!socket) throw new Error('no connection opened');
+    socket.open();
+    await vi.advanceTimersByTimeAsync(0);
+    socket.receive({ type: 'ready', organizationId: 'org-1' });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(socket.sent).toEqual([{ type: 'auth', token: 'token-1', organization: 'org-1' }]);
+
+    token = 'token-2';
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(socket.sent).toEqual([
+      { type: 'auth', token: 'token-1', organization: 'org-1' },
+      { type: 'auth', token: 'token-2', organization: 'org-1' },
+    ]);
+    expect(FakeSocket.created).toHaveLength(1);
+    client.close();
+  });
+});
