@@ -55,6 +55,39 @@ describe('server basics', () => {
   });
 });
 
+describe('GET /svc/core/api/v1/instance', () => {
+  const url = '/svc/core/api/v1/instance';
+
+  it("answers the product, the services' API version and the realm the host names", async () => {
+    const response = await call('GET', url);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    const doc = (await server.app.inject('/svc/core/docs/json')).json() as { info: { version: string } };
+    expect(doc.info.version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(response.json()).toEqual({ product: 'edgeport', version: doc.info.version, realm: 'acme' });
+    const other = await call('GET', url, undefined, undefined, 'plant-2.app.example.com');
+    expect(other.json()).toEqual({ product: 'edgeport', version: doc.info.version, realm: 'plant-2' });
+  });
+
+  it('names no realm on a host without one', async () => {
+    const response = await call('GET', url, undefined, undefined, 'localhost:8080');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      product: 'edgeport',
+      version: expect.stringMatching(/^\d+\.\d+\.\d+$/),
+    });
+  });
+
+  it('is public: it needs no token and does not look at one', async () => {
+    const anonymous = (await call('GET', url)).json();
+    for (const token of [rptA, loginTokenA, 'not-a-token']) {
+      const response = await call('GET', url, token);
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual(anonymous);
+    }
+  });
+});
+
 describe('core organizations', () => {
   it('reads the organization the RPT was issued for', async () => {
     const response = await call('GET', `/svc/core/api/v1/organizations/${tenants.orgA.id}`, rptA);
