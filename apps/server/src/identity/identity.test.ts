@@ -98,6 +98,22 @@ describe('Keycloak-compatible login', () => {
     expect(decodePayload(tokens.id_token).email).toBe(tenants.adminA.email);
   });
 
+  it("carries the authorization request's nonce in the ID token, per login (keycloak-js compares the two)", async () => {
+    const nonces = ['d3b07384-d9a7-4f3b-8b1e-0c6f1a2e9b11', '6f1ed002-ab5d-4f29-8c0f-1c9b7b1c4e22'];
+    const idTokens = await Promise.all(
+      nonces.map(async (nonce) => {
+        const start = await startLogin(new TestBrowser(server.app, 'acme'), 'acme', { nonce });
+        const { code } = await submitForm(start, start.action, {
+          username: tenants.adminA.email,
+          password: PASSWORD,
+        });
+        if (!code) throw new Error('no authorization code');
+        return decodePayload((await exchangeCode(start, 'acme', code)).id_token);
+      }),
+    );
+    expect(idTokens.map((claims) => claims.nonce)).toEqual(nonces);
+  });
+
   it('publishes the discovery document with Keycloak paths and only S256', async () => {
     const response = await new TestBrowser(server.app, 'acme').request(
       'GET',
