@@ -3,6 +3,7 @@ import '@mantine/notifications/styles.css';
 import { type ReactNode, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
+import { loadUiFont } from './app/fonts/ui-font.ts';
 import { Providers } from './app/providers.tsx';
 import { ROUTE_TABLE } from './app/routing/route-table.ts';
 import { createPortalRouter } from './app/routing/router.tsx';
@@ -37,6 +38,7 @@ function isPublicAddress(hash: string): boolean {
 }
 
 async function start() {
+  void loadUiFont();
   await setUpI18n(initialLocale(document.cookie, navigator.languages));
   fetchHostTheme().then(applyTheme, (error: unknown) => console.warn('host theme unavailable', error));
   render(<FullPageLoader />);

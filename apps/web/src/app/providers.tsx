@@ -6,6 +6,7 @@ import { type ReactNode, useMemo } from 'react';
 import { STORAGE_KEYS } from '../shared/storage/keys.ts';
 import { useStore } from '../shared/store.ts';
 import { mantineThemeOf, portalTheme } from '../shared/theme/portal-theme.ts';
+import { UI_FONT, uiFontState } from './fonts/ui-font.ts';
 
 const colorSchemeManager = localStorageColorSchemeManager({ key: STORAGE_KEYS.colorScheme });
 
@@ -18,7 +19,11 @@ export const queryClient = new QueryClient({
 /** Theme (the organization's colours, light or dark), data fetching, notifications and modals. */
 export function Providers({ children }: { children: ReactNode }) {
   const theme = useStore(portalTheme);
-  const mantineTheme = useMemo(() => mantineThemeOf(theme), [theme]);
+  const uiFontActive = useStore(uiFontState) === 'active';
+  const mantineTheme = useMemo(
+    () => mantineThemeOf(theme, uiFontActive ? UI_FONT.family : undefined),
+    [theme, uiFontActive],
+  );
   return (
     <MantineProvider
       theme={mantineTheme}

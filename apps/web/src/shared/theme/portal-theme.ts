@@ -37,12 +37,18 @@ export function shadesOf(color: string): MantineColorsTuple {
   ];
 }
 
-export function mantineThemeOf(theme: PortalTheme): MantineThemeOverride {
+/** The fonts text falls back to while the UI font loads, or when it cannot be had. */
+export const FALLBACK_FONT_FAMILY = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+
+/** `uiFont`: the UI font's family once it has loaded (app/fonts/ui-font.ts). */
+export function mantineThemeOf(theme: PortalTheme, uiFont?: string): MantineThemeOverride {
+  const fontFamily = uiFont ? `"${uiFont}", ${FALLBACK_FONT_FAMILY}` : FALLBACK_FONT_FAMILY;
   return createTheme({
     primaryColor: 'brand',
     primaryShade: { light: 6, dark: 5 },
     colors: { brand: shadesOf(theme.primaryColor) },
-    fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+    fontFamily,
+    headings: { fontFamily },
     defaultRadius: 'sm',
   });
 }
