@@ -51,8 +51,25 @@ export async function assertRealmExists(
   if (!response.ok) throw new Error(`identity server answered ${response.status}`);
 }
 
-export function createKeycloak(realm: string, origin: string): Keycloak {
-  return new Keycloak({ url: authServerUrl(origin), realm, clientId: WEB_PORTAL_CLIENT_ID });
+/** Spec 8: the login set-up names what its configuration lacks before keycloak-js is given it. */
+export const REALM_MISSING = 'realm missing';
+export const CLIENT_ID_MISSING = 'clientId missing';
+
+export type LoginConfig = { url: string; realm: string; clientId: string };
+
+/** keycloak-js's configuration for a realm of the identity server under `origin`; throws what is missing. */
+export function loginConfig(
+  realm: string | undefined,
+  origin: string,
+  clientId: string | undefined = WEB_PORTAL_CLIENT_ID,
+): LoginConfig {
+  if (!realm?.trim()) throw new Error(REALM_MISSING);
+  if (!clientId?.trim()) throw new Error(CLIENT_ID_MISSING);
+  return { url: authServerUrl(origin), realm, clientId };
+}
+
+export function createKeycloak(config: LoginConfig): Keycloak {
+  return new Keycloak(config);
 }
 
 /**
@@ -89,11 +106,50 @@ export function keepTokenFresh(
   return () => timers.clearInterval(id);
 }
 
+/** Spec 8: logged as a warning when a token is asked for without an identity session. */
+export const NO_SESSION_WARNING = 'Cannot acquire token: are we logged in?';
+
 /** The login access token, refreshed first if it is about to expire. */
-export async function freshAccessToken(keycloak: Keycloak): Promise<string> {
-  if (!keycloak.authenticated) throw new Error('Not authenticated');
-  await keycloak.updateToken(TOKEN_MIN_VALIDITY_SECONDS);
-  const token = keycloak.token;
-  if (!token) throw new Error('Not authenticated');
-  return token;
+export async function freshAccessToken(
+  keycloak: Pick<Keycloak, 'authenticated' | 'token' | 'updateToken'>,
+): Promise<string> {
+  if (keycloak.authenticated) {
+    await keycloak.updateToken(TOKEN_MIN_VALIDITY_SECONDS);
+    if (keycloak.token) return keycloak.token;
+  }
+  console.warn(NO_SESSION_WARNING);
+  throw new Error('Not authenticated');
+}
+
+/** Spec 8: the identity server answered the logout request with an error status. */
+export const LOGOUT_FAILED = 'Logout failed, request returned an error code.';
+
+/**
+ * Ends the identity session with a POST to the logout endpoint, so an error status can be reported instead of
+ * leaving the user on the identity server's error page. Keycloak ends the session and redirects: the browser goes
+ * to `redirectUri`. A server that answers with a page instead (a logout confirmation that submits itself) ends the
+ * session only once a browser shows that page, so the browser is sent there.
+ */
+export async function logOut(
+  keycloak: Pick<Keycloak, 'createLogoutUrl' | 'idToken' | 'clientId' | 'logout'>,
+  redirectUri: string,
+  fetchImpl: typeof fetch = (input, init) => fetch(input, init),
+  navigate: (url: string) => void = (url) => window.location.assign(url),
+): Promise<void> {
+  const form = new URLSearchParams({
+    client_id: keycloak.clientId ?? '',
+    post_logout_redirect_uri: redirectUri,
+  });
+  if (keycloak.idToken) form.set('id_token_hint', keycloak.idToken);
+  const response = await fetchImpl(keycloak.createLogoutUrl({ redirectUri, logoutMethod: 'POST' }), {
+    method: 'POST',
+    body: form,
+    credentials: 'include',
+    redirect: 'manual',
+  });
+  if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
+    return navigate(redirectUri);
+  }
+  if (!response.ok) throw new Error(LOGOUT_FAILED);
+  await keycloak.logout({ redirectUri });
 }

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { baseHostUrl, realmFromCookie, realmFromHostname, resolveRealm, resolveStartRealm } from './realm.ts';
+import { DEFAULT_THEME } from '../shared/theme/portal-theme.ts';
+import {
+  baseHostUrl,
+  DEFAULT_ACCOUNTS_REALM,
+  DEFAULT_BASE_HOST,
+  realmFromCookie,
+  realmFromHostname,
+  resolveRealm,
+  resolveStartRealm,
+} from './realm.ts';
 
 describe('realm resolution', () => {
   it('takes the host-name prefix before .app.', () => {
@@ -62,5 +71,21 @@ describe('start realm (spec 1 with the server lookup)', () => {
     expect(baseHostUrl({ protocol: 'https:', hostname: 'acme.app.example.com', port: '' })).toBe(
       'https://example.com/',
     );
+  });
+
+  it('names the product cloud domain as the base host off an app subdomain (spec 9)', () => {
+    expect(DEFAULT_BASE_HOST).toBe(`${DEFAULT_THEME.brandName.toLowerCase()}.cloud`);
+    expect(baseHostUrl({ protocol: 'http:', hostname: 'portal.example.com', port: '8080' })).toBe(
+      `https://${DEFAULT_BASE_HOST}/`,
+    );
+    expect(baseHostUrl({ protocol: 'http:', hostname: 'localhost', port: '' })).toBe(
+      `https://${DEFAULT_BASE_HOST}/`,
+    );
+  });
+});
+
+describe('accounts realm (spec 9)', () => {
+  it('defaults to the brand-named realm', () => {
+    expect(DEFAULT_ACCOUNTS_REALM).toBe(DEFAULT_THEME.brandName.toLowerCase());
   });
 });

@@ -2,6 +2,10 @@
 export const APP_HOST_MARKER = '.app.';
 /** The cookie that names the realm when the host name does not (spec 1). */
 export const REALM_COOKIE = 'realm';
+/** Spec 9: the accounts realm, unless one is configured, is named after the brand. */
+export const DEFAULT_ACCOUNTS_REALM = 'edgeport';
+/** Spec 9: the base host when the portal is not on an app subdomain: the product cloud domain. */
+export const DEFAULT_BASE_HOST = 'edgeport.cloud';
 
 /** `acme.app.localhost` -> `acme`; a host without the marker, or with nothing before it, names no realm. */
 export function realmFromHostname(hostname: string): string | undefined {
@@ -37,11 +41,13 @@ export function resolveRealm(hostname: string, cookieHeader: string): string | u
 
 /**
  * Where to go when the host names a realm that does not exist: the product domain without the realm prefix
- * (`http://nope.app.example.com:8080/x` -> `http://example.com:8080/`).
+ * (`http://nope.app.example.com:8080/x` -> `http://example.com:8080/`); off an app subdomain, the product cloud
+ * domain.
  */
 export function baseHostUrl(location: Pick<Location, 'protocol' | 'hostname' | 'port'>): string {
   const index = location.hostname.toLowerCase().indexOf(APP_HOST_MARKER);
-  const host = index < 0 ? location.hostname : location.hostname.slice(index + APP_HOST_MARKER.length);
+  if (index < 0) return `https://${DEFAULT_BASE_HOST}/`;
+  const host = location.hostname.slice(index + APP_HOST_MARKER.length);
   return `${location.protocol}//${host}${location.port ? `:${location.port}` : ''}/`;
 }
 

@@ -1,3 +1,4 @@
+import { notifications } from '@mantine/notifications';
 import type Keycloak from 'keycloak-js';
 import { i18n } from '../shared/i18n/i18n.ts';
 import {
@@ -6,6 +7,8 @@ import {
   createKeycloak,
   freshAccessToken,
   keepTokenFresh,
+  loginConfig,
+  logOut,
   signIn,
   tokenEndpoint,
   UnknownRealmError,
@@ -61,7 +64,7 @@ function portalRoot(location: Pick<Location, 'origin'>): string {
 
 function createSession(realm: string, keycloak: Keycloak, location: Pick<Location, 'origin'>): PortalSession {
   const authUrl = authServerUrl(location.origin);
-  const stopRefresh = keepTokenFresh(keycloak);
+  let stopRefresh = keepTokenFresh(keycloak);
   const accessToken = () => freshAccessToken(keycloak);
   const permissionTokens = new PermissionTokens({
     tokenEndpoint: tokenEndpoint(authUrl, realm),
@@ -78,7 +81,19 @@ function createSession(realm: string, keycloak: Keycloak, location: Pick<Locatio
       stopRefresh();
       permissionTokens.clear();
       clearSignedInState(window.localStorage);
-      await keycloak.logout({ redirectUri: portalRoot(location) });
+      try {
+        await logOut(keycloak, portalRoot(location));
+      } catch (error) {
+        // Still signed in with the identity server: the page goes on working until the user tries again.
+        stopRefresh = keepTokenFresh(keycloak);
+        console.warn('sign-out failed', error);
+        notifications.show({
+          id: 'sign-out-failed',
+          color: 'red',
+          title: i18n.t('user.signOut'),
+          message: i18n.t('user.signOutFailed'),
+        });
+      }
     },
     startAccountAction: (action) => {
       rememberReturnTo(window.location.hash, window.sessionStorage);
@@ -107,9 +122,10 @@ export async function startSession(
       return { kind: 'redirected' };
     }
     const { realm } = resolution;
+    const config = loginConfig(realm, location.origin);
     // keycloak-js would send the browser to a login page that does not exist; say so here instead.
-    await assertRealmExists(authServerUrl(location.origin), realm);
-    const keycloak = createKeycloak(realm, location.origin);
+    await assertRealmExists(config.url, config.realm);
+    const keycloak = createKeycloak(config);
     rememberReturnTo(returnTo, window.sessionStorage);
     await signIn(keycloak, portalRoot(location));
     restoreReturnTo(window.sessionStorage, window.history, window.location.hash);
