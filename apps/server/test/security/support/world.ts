@@ -771,6 +771,8 @@ const SEGMENT_KINDS: Record<string, Kind> = {
   alarms: 'alarm',
   rules: 'alarmRule',
   transactions: 'transaction',
+  // The spec's singular paths (/transaction/{id}, /transaction/{id}/execution/{n}).
+  transaction: 'transaction',
   invoices: 'invoice',
   products: 'product',
   licenses: 'license',
