@@ -39,17 +39,12 @@ export class RollupAccumulator {
     nowMs = Date.now(),
   ): void {
     const minute = Math.floor(ts / 60_000) * 60;
-    const paths = this.pathsOf(deviceId);
     for (const path in values) {
       const raw = values[path];
       if (typeof raw === 'string' || raw === undefined) continue;
       const value = typeof raw === 'boolean' ? Number(raw) : raw;
       if (!Number.isFinite(value)) continue;
-      let buckets = paths.get(path);
-      if (!buckets) {
-        buckets = new Map();
-        paths.set(path, buckets);
-      }
+      const buckets = bucketsOf(this.minutes, deviceId, path);
       const known = buckets.get(minute);
       if (known) {
         addValue(known, value, ts);
@@ -67,15 +62,6 @@ export class RollupAccumulator {
       });
       this.count += 1;
     }
-  }
-
-  private pathsOf(deviceId: string): Map<string, Map<number, Held>> {
-    let paths = this.minutes.get(deviceId);
-    if (!paths) {
-      paths = new Map();
-      this.minutes.set(deviceId, paths);
-    }
-    return paths;
   }
 
   /** How many minute partials wait for the next flush. */
@@ -170,8 +156,8 @@ export class RollupAccumulator {
   }
 }
 
-/** Adds a partial to its minute's; answers whether the minute is new. */
-function addTo(minutes: Minutes, deviceId: string, path: string, minute: number, partial: Held): boolean {
+/** The device's path's minute partials, made empty when there are none yet. */
+function bucketsOf(minutes: Minutes, deviceId: string, path: string): Map<number, Held> {
   let paths = minutes.get(deviceId);
   if (!paths) {
     paths = new Map();
@@ -182,6 +168,12 @@ function addTo(minutes: Minutes, deviceId: string, path: string, minute: number,
     buckets = new Map();
     paths.set(path, buckets);
   }
+  return buckets;
+}
+
+/** Adds a partial to its minute's; answers whether the minute is new. */
+function addTo(minutes: Minutes, deviceId: string, path: string, minute: number, partial: Held): boolean {
+  const buckets = bucketsOf(minutes, deviceId, path);
   const known = buckets.get(minute);
   if (known) {
     fold(known, partial);
