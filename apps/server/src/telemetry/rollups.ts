@@ -13,7 +13,7 @@ export type RollupWidth = keyof typeof ROLLUP_WIDTHS;
 const OPEN_HOUR_MARGIN_MS = 5 * 60_000;
 
 /** The first hour whose row may not hold all its minutes yet at `nowMs`: from it on, hours are summed from minutes. */
-export function openHoursFrom(nowMs: number): Date {
+function openHoursFrom(nowMs: number): Date {
   const hourMs = ROLLUP_WIDTHS.hour * 1000;
   return new Date(Math.floor((nowMs - OPEN_HOUR_MARGIN_MS) / hourMs) * hourMs);
 }
